@@ -1,0 +1,35 @@
+// Scalar: a number passed to operators as `Scalar` in schemas (an int, float or bool; complex later).
+// Follows c10::Scalar: the kind matters for type promotion (an int Scalar never promotes a float tensor).
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace kindling {
+
+class Scalar {
+ public:
+  enum class Kind : uint8_t { Int, Double, Bool };
+  Scalar() : kind_(Kind::Int) { v_.i = 0; }
+  Scalar(int64_t i) : kind_(Kind::Int) { v_.i = i; }
+  Scalar(int i) : kind_(Kind::Int) { v_.i = i; }
+  Scalar(double d) : kind_(Kind::Double) { v_.d = d; }
+  Scalar(bool b) : kind_(Kind::Bool) { v_.i = b; }
+  Kind kind() const { return kind_; }
+  bool isIntegral() const { return kind_ == Kind::Int; }
+  bool isFloatingPoint() const { return kind_ == Kind::Double; }
+  bool isBoolean() const { return kind_ == Kind::Bool; }
+  int64_t toLong() const { return kind_ == Kind::Double ? static_cast<int64_t>(v_.d) : v_.i; }
+  double toDouble() const { return kind_ == Kind::Double ? v_.d : static_cast<double>(v_.i); }
+  bool toBool() const { return kind_ == Kind::Double ? v_.d != 0 : v_.i != 0; }
+  template <class T> T to() const {
+    if (kind_ == Kind::Double) return static_cast<T>(v_.d);
+    return static_cast<T>(v_.i);
+  }
+  Scalar operator-() const;
+  std::string str() const;
+ private:
+  Kind kind_;
+  union { int64_t i; double d; } v_;
+};
+
+}  // namespace kindling

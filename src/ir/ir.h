@@ -1,0 +1,264 @@
+// The TorchScript IR (torch/csrc/jit/ir/ir.h): an SSA graph of Nodes in nested Blocks.
+//
+//   Graph  — owns every Node and Value; has one top Block.
+//   Block  — a list of Nodes with block inputs (a Param node's outputs) and outputs (a Return node's
+//            inputs). prim::If has two blocks; prim::Loop one (inputs: iteration, carried; outputs:
+//            continue-condition, carried).
+//   Node   — kind (Symbol), inputs, outputs, attributes, nested blocks, optional SourceRange; for
+//            operator calls the resolved `const Operator*`; for prim::CallFunction/CallMethod the callee.
+//   Value  — produced by exactly one Node (or a block's Param), has a Type, a unique name ("x.1") and uses.
+//
+// Printing (ir/printer.h) follows PyTorch's textual format so graphs diff against print(fn.graph).
+#pragma once
+#include <list>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/error.h"
+#include "core/function.h"
+#include "core/ivalue.h"
+#include "core/type.h"
+#include "ir/symbol.h"
+#include "ops/operator.h"
+
+namespace kindling {
+
+class Graph;
+class Block;
+class Node;
+class Value;
+
+struct Use {
+  Node* user;
+  size_t offset;  // input index in user
+  bool operator==(const Use& o) const { return user == o.user && offset == o.offset; }
+};
+
+class Value {
+ public:
+  Node* node() const { return node_; }
+  size_t offset() const { return offset_; }
+  const TypePtr& type() const { return type_; }
+  Value* setType(TypePtr t) { type_ = std::move(t); return this; }
+  const std::vector<Use>& uses() const { return uses_; }
+  bool hasUses() const { return !uses_.empty(); }
+  /// Unique name within the graph: "x.1", or the numeric id ("12") when no debug name was set.
+  std::string debugName() const;
+  bool hasDebugName() const { return !uniqueName_.empty(); }
+  /// Sets a name derived from `name` ("x" → "x", then "x.1", "x.2", ... for later values named x).
+  Value* setDebugName(const std::string& name);
+  size_t unique() const { return unique_; }
+  Graph* owningGraph() const;
+  /// Replaces every use of this value by v.
+  void replaceAllUsesWith(Value* v);
+  /// If produced by prim::Constant, its value.
+  std::optional<IValue> constantValue() const;
+ private:
+  friend class Node;
+  friend class Graph;
+  friend class Block;
+  Value(Node* n, size_t offset, size_t unique) : node_(n), offset_(offset), unique_(unique) {}
+  Node* node_;
+  size_t offset_;
+  size_t unique_;
+  TypePtr type_;
+  std::string uniqueName_;
+  std::vector<Use> uses_;
+};
+
+class Node {
+ public:
+  Symbol kind() const { return kind_; }
+  Graph* owningGraph() const { return graph_; }
+  Block* owningBlock() const { return owningBlock_; }
+  const std::vector<Value*>& inputs() const { return inputs_; }
+  const std::vector<Value*>& outputs() const { return outputs_; }
+  Value* input(size_t i) const { return inputs_.at(i); }
+  Value* output(size_t i = 0) const { return outputs_.at(i); }
+  Value* addInput(Value* v);
+  Value* insertInput(size_t i, Value* v);
+  void replaceInput(size_t i, Value* v);
+  void replaceInputWith(Value* from, Value* to);
+  void removeInput(size_t i);
+  void removeAllInputs();
+  Value* addOutput();
+  Value* insertOutput(size_t i);
+  void eraseOutput(size_t i);
+  const std::vector<Block*>& blocks() const { return blocks_; }
+  Block* addBlock();
+  void eraseBlock(size_t i);
+
+  // --- attributes (names like "value", "name") ---
+  bool hasAttribute(const std::string& name) const { return attrs_.count(name) != 0; }
+  Node* ival_(const std::string& name, IValue v) { attrs_[name] = std::move(v); return this; }
+  const IValue& ival(const std::string& name) const;
+  Node* s_(const std::string& name, std::string v) { return ival_(name, IValue(std::move(v))); }
+  const std::string& s(const std::string& name) const { return ival(name).toStringRef(); }
+  Node* i_(const std::string& name, int64_t v) { return ival_(name, IValue(v)); }
+  int64_t i(const std::string& name) const { return ival(name).toInt(); }
+  Node* ty_(const std::string& name, TypePtr t) { typeAttrs_[name] = std::move(t); return this; }
+  const TypePtr& ty(const std::string& name) const;
+  bool hasTypeAttribute(const std::string& name) const { return typeAttrs_.count(name) != 0; }
+  /// Attribute names in insertion order (for printing).
+  const std::vector<std::string>& attributeNames() const { return attrOrder_; }
+  void copyAttributes(const Node& other);
+
+  // --- resolution done by the frontend ---
+  /// The resolved operator for aten::/prim:: operator calls (nullptr for structural nodes).
+  const Operator* op() const { return op_; }
+  Node* setOp(const Operator* op) { op_ = op; return this; }
+  /// Callee for prim::CallFunction (the function) — methods are found by name on the self type.
+  Function* callee() const { return callee_; }
+  Node* setCallee(Function* f) { callee_ = f; return this; }
+
+  const SourceRange& sourceRange() const { return range_; }
+  Node* setSourceRange(SourceRange r) { range_ = std::move(r); return this; }
+
+  // --- list position ---
+  Node* next() const { return next_; }
+  Node* prev() const { return prev_; }
+  void insertBefore(Node* n);  // inserts this before n
+  void insertAfter(Node* n);   // inserts this after n
+  void moveBefore(Node* n);
+  void moveAfter(Node* n);
+  /// Removes the node from its block and deletes it; its outputs must have no uses.
+  void destroy();
+  /// True if this node is before n in the same block (topological position).
+  bool isBefore(const Node* n) const;
+  /// True for nodes whose removal would change behaviour (mutation, raise, print, calls...).
+  bool hasSideEffects() const;
+
+ private:
+  friend class Graph;
+  friend class Block;
+  Node(Graph* g, Symbol kind);
+  ~Node();
+  Graph* graph_;
+  Block* owningBlock_ = nullptr;
+  Symbol kind_;
+  std::vector<Value*> inputs_;
+  std::vector<Value*> outputs_;
+  std::vector<Block*> blocks_;
+  std::unordered_map<std::string, IValue> attrs_;
+  std::unordered_map<std::string, TypePtr> typeAttrs_;
+  std::vector<std::string> attrOrder_;
+  const Operator* op_ = nullptr;
+  Function* callee_ = nullptr;
+  SourceRange range_;
+  Node* next_ = nullptr;
+  Node* prev_ = nullptr;
+  int64_t topoPosition_ = 0;
+};
+
+class Block {
+ public:
+  Graph* owningGraph() const { return graph_; }
+  Node* owningNode() const { return owningNode_; }
+  const std::vector<Value*>& inputs() const;
+  const std::vector<Value*>& outputs() const;
+  Value* addInput(const std::string& name = "");
+  Value* insertInput(size_t i, const std::string& name = "");
+  void eraseInput(size_t i);
+  size_t registerOutput(Value* v);
+  void insertOutput(size_t i, Value* v);
+  void eraseOutput(size_t i);
+  void replaceOutput(size_t i, Value* v);
+  Node* paramNode() const { return input_; }
+  Node* returnNode() const { return output_; }
+
+  /// Iteration over the nodes (excluding Param and Return), safe against erasing the current node
+  /// when using `for (auto it = b->begin(); it != b->end();) { Node* n = *it++; ... }`.
+  class iterator {
+   public:
+    explicit iterator(Node* n) : n_(n) {}
+    Node* operator*() const { return n_; }
+    iterator& operator++() { n_ = n_->next(); return *this; }
+    iterator operator++(int) { iterator r = *this; n_ = n_->next(); return r; }
+    bool operator==(const iterator& o) const { return n_ == o.n_; }
+    bool operator!=(const iterator& o) const { return n_ != o.n_; }
+   private:
+    Node* n_;
+  };
+  iterator begin() const { return iterator(input_->next()); }
+  iterator end() const { return iterator(output_); }
+  /// Appends n at the end of the block (before Return).
+  Node* appendNode(Node* n);
+  Node* prependNode(Node* n);
+
+ private:
+  friend class Graph;
+  friend class Node;
+  Block(Graph* g, Node* owner);
+  Graph* graph_;
+  Node* owningNode_;
+  Node* input_;   // prim::Param
+  Node* output_;  // prim::Return
+};
+
+class Graph {
+ public:
+  Graph();
+  ~Graph();
+  Graph(const Graph&) = delete;
+  Graph& operator=(const Graph&) = delete;
+
+  Block* block() const { return block_; }
+  const std::vector<Value*>& inputs() const { return block_->inputs(); }
+  const std::vector<Value*>& outputs() const { return block_->outputs(); }
+  Value* addInput(const std::string& name = "") { return block_->addInput(name); }
+  size_t registerOutput(Value* v) { return block_->registerOutput(v); }
+
+  /// Creates a node (not yet inserted) with the given inputs and `numOutputs` outputs.
+  Node* create(Symbol kind, const std::vector<Value*>& inputs = {}, size_t numOutputs = 1);
+  /// Creates and inserts at the insertion point.
+  Node* insertNode(Node* n);
+  Node* insert(Symbol kind, const std::vector<Value*>& inputs = {}, size_t numOutputs = 1) {
+    return insertNode(create(kind, inputs, numOutputs));
+  }
+  /// Inserts (at the insertion point) a prim::Constant for v and returns its output, typed from v.
+  Value* insertConstant(const IValue& v, const SourceRange& range = {}, TypePtr type = nullptr);
+
+  /// New nodes go before `n` (default: the end of the top block).
+  void setInsertPoint(Node* n) { insertBefore_ = n; }
+  void setInsertPoint(Block* b) { insertBefore_ = b->returnNode(); }
+  Node* insertPoint() const { return insertBefore_; }
+
+  /// Copies of nodes from other graphs: `valueMap` maps other graph's values to this graph's.
+  Node* createClone(Node* n, const std::function<Value*(Value*)>& valueMap, bool copyBlocks = true);
+  /// Deep copy.
+  std::shared_ptr<Graph> copy() const;
+
+  /// Text in PyTorch's format (see ir/printer.h).
+  std::string toString(bool printSourceLocations = true) const;
+
+  /// Internal: name bookkeeping and unique ids.
+  size_t nextUnique() { return nextUnique_++; }
+  std::unordered_map<std::string, Value*>& uniqueNames() { return uniqueNames_; }
+  void freeNode(Node* n);
+
+ private:
+  Block* block_;
+  Node* insertBefore_;
+  size_t nextUnique_ = 0;
+  std::unordered_map<std::string, Value*> uniqueNames_;
+  std::vector<std::unique_ptr<Node>> allNodes_;     // owner; destroyed nodes are freed lazily
+  std::vector<std::unique_ptr<Block>> allBlocks_;
+  friend class Node;
+  friend class Block;
+};
+
+/// RAII: sets the graph's insertion point, restores it on scope exit.
+class WithInsertPoint {
+ public:
+  explicit WithInsertPoint(Node* n) : g_(n->owningGraph()), prev_(g_->insertPoint()) { g_->setInsertPoint(n); }
+  explicit WithInsertPoint(Block* b) : g_(b->owningGraph()), prev_(g_->insertPoint()) { g_->setInsertPoint(b); }
+  ~WithInsertPoint() { g_->setInsertPoint(prev_); }
+ private:
+  Graph* g_;
+  Node* prev_;
+};
+
+}  // namespace kindling

@@ -10,6 +10,7 @@
 //
 // Printing (ir/printer.h) follows PyTorch's textual format so graphs diff against print(fn.graph).
 #pragma once
+#include <functional>
 #include <list>
 #include <memory>
 #include <optional>
@@ -48,8 +49,14 @@ class Value {
   /// Unique name within the graph: "x.1", or the numeric id ("12") when no debug name was set.
   std::string debugName() const;
   bool hasDebugName() const { return !uniqueName_.empty(); }
-  /// Sets a name derived from `name` ("x" → "x", then "x.1", "x.2", ... for later values named x).
+  /// Sets the debug name with PyTorch's rule (Value::setDebugName in torch/csrc/jit/ir/ir.cpp): the value
+  /// takes `name`; if another value already has it, THAT value is renamed to "<base>.<N>" (base = name
+  /// without a trailing ".<digits>", N the next free suffix for base). So a later value named "x" takes
+  /// "x" and the earlier one becomes "x.1" — emit like PyTorch and the names match print(fn.graph).
+  /// "" clears the name; all-digit names are rejected (Error). Names are freed when the value dies.
   Value* setDebugName(const std::string& name);
+  /// Copies type and debug name (the name goes through setDebugName) from `from`.
+  Value* copyMetadata(const Value* from);
   size_t unique() const { return unique_; }
   Graph* owningGraph() const;
   /// Replaces every use of this value by v.
@@ -88,20 +95,27 @@ class Node {
   Value* insertOutput(size_t i);
   void eraseOutput(size_t i);
   const std::vector<Block*>& blocks() const { return blocks_; }
+  Block* block(size_t i = 0) const { return blocks_.at(i); }
   Block* addBlock();
   void eraseBlock(size_t i);
 
   // --- attributes (names like "value", "name") ---
   bool hasAttribute(const std::string& name) const { return attrs_.count(name) != 0; }
-  Node* ival_(const std::string& name, IValue v) { attrs_[name] = std::move(v); return this; }
+  Node* ival_(const std::string& name, IValue v);
   const IValue& ival(const std::string& name) const;
   Node* s_(const std::string& name, std::string v) { return ival_(name, IValue(std::move(v))); }
   const std::string& s(const std::string& name) const { return ival(name).toStringRef(); }
   Node* i_(const std::string& name, int64_t v) { return ival_(name, IValue(v)); }
   int64_t i(const std::string& name) const { return ival(name).toInt(); }
-  Node* ty_(const std::string& name, TypePtr t) { typeAttrs_[name] = std::move(t); return this; }
+  Node* ty_(const std::string& name, TypePtr t);
   const TypePtr& ty(const std::string& name) const;
   bool hasTypeAttribute(const std::string& name) const { return typeAttrs_.count(name) != 0; }
+  /// Type-list attributes: prim::isinstance[types=[int, float]] stores its candidate types as
+  /// tys_("types", {...}) (printed "types=[int, float]").
+  Node* tys_(const std::string& name, std::vector<TypePtr> ts);
+  const std::vector<TypePtr>& tys(const std::string& name) const;
+  bool hasTypeListAttribute(const std::string& name) const { return typeListAttrs_.count(name) != 0; }
+  void removeAttribute(const std::string& name);
   /// Attribute names in insertion order (for printing).
   const std::vector<std::string>& attributeNames() const { return attrOrder_; }
   void copyAttributes(const Node& other);
@@ -111,7 +125,9 @@ class Node {
   const Operator* op() const { return op_; }
   Node* setOp(const Operator* op) { op_ = op; return this; }
   /// Callee for prim::CallFunction (the function) — methods are found by name on the self type.
-  Function* callee() const { return callee_; }
+  /// Convention (as PyTorch): prim::CallFunction's input 0 is a `Function`-typed prim::Constant[name="f"]
+  /// (type FunctionType(f)); callee() returns the callee set here, or else input 0's FunctionType function.
+  Function* callee() const;
   Node* setCallee(Function* f) { callee_ = f; return this; }
 
   const SourceRange& sourceRange() const { return range_; }
@@ -130,10 +146,16 @@ class Node {
   bool isBefore(const Node* n) const;
   /// True for nodes whose removal would change behaviour (mutation, raise, print, calls...).
   bool hasSideEffects() const;
+  /// The resolved operator's schema, or nullptr.
+  const FunctionSchema* schema() const { return op_ ? &op_->schema : nullptr; }
+  /// Replaces all uses of output i with the corresponding output of n (same count).
+  void replaceAllUsesWith(Node* n);
 
  private:
   friend class Graph;
   friend class Block;
+  friend class Value;
+  friend struct std::default_delete<Node>;
   Node(Graph* g, Symbol kind);
   ~Node();
   Graph* graph_;
@@ -144,7 +166,9 @@ class Node {
   std::vector<Block*> blocks_;
   std::unordered_map<std::string, IValue> attrs_;
   std::unordered_map<std::string, TypePtr> typeAttrs_;
+  std::unordered_map<std::string, std::vector<TypePtr>> typeListAttrs_;
   std::vector<std::string> attrOrder_;
+  size_t graphIndex_ = 0;  // position in Graph::allNodes_
   const Operator* op_ = nullptr;
   Function* callee_ = nullptr;
   SourceRange range_;
@@ -187,11 +211,17 @@ class Block {
   /// Appends n at the end of the block (before Return).
   Node* appendNode(Node* n);
   Node* prependNode(Node* n);
+  /// Clones src's inputs, nodes and outputs into this (empty) block; valueMap maps outer values.
+  void cloneFrom(const Block* src, const std::function<Value*(Value*)>& valueMap);
+  /// Reverse iteration helpers: last node (or paramNode() when empty).
+  Node* lastNode() const { return output_->prev(); }
+  bool empty() const { return input_->next() == output_; }
 
  private:
   friend class Graph;
   friend class Node;
   Block(Graph* g, Node* owner);
+  size_t graphIndex_ = 0;
   Graph* graph_;
   Node* owningNode_;
   Node* input_;   // prim::Param
@@ -238,16 +268,22 @@ class Graph {
   size_t nextUnique() { return nextUnique_++; }
   std::unordered_map<std::string, Value*>& uniqueNames() { return uniqueNames_; }
   void freeNode(Node* n);
+  /// Number of live nodes (including Param/Return nodes of every block).
+  size_t numNodes() const { return allNodes_.size(); }
 
  private:
+  Block* newBlock(Node* owner);
+  void freeBlock(Block* b);
   Block* block_;
   Node* insertBefore_;
   size_t nextUnique_ = 0;
   std::unordered_map<std::string, Value*> uniqueNames_;
+  std::unordered_map<std::string, size_t> nameBaseSuffix_;
   std::vector<std::unique_ptr<Node>> allNodes_;     // owner; destroyed nodes are freed lazily
   std::vector<std::unique_ptr<Block>> allBlocks_;
   friend class Node;
   friend class Block;
+  friend class Value;
 };
 
 /// RAII: sets the graph's insertion point, restores it on scope exit.

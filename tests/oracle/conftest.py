@@ -1,0 +1,84 @@
+"""Shared fixtures for the oracle tests: the `kindling` binary, PyTorch-made fixtures, and a runner.
+
+The oracle is Debian's PyTorch 1.13 (`/usr/bin/python3 -m pytest tests/oracle`). Fixtures (archives written
+by torch.jit.save, inputs, expected outputs) are generated once into <repo>/build/oracle-fixtures (or
+$KINDLING_FIXTURES_DIR) by gen_models.py and reused while its GENERATOR_VERSION is unchanged.
+The binary is $KINDLING_BIN, default <repo>/build/tools/kindling/kindling.
+"""
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+HERE = pathlib.Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+sys.path.insert(0, str(HERE))
+
+import gen_models  # noqa: E402
+
+# Max abs errors recorded by the model tests, printed in the terminal summary.
+MODEL_ERRORS = {}
+
+
+def kindling_bin_path():
+    return pathlib.Path(os.environ.get("KINDLING_BIN", REPO / "build" / "tools" / "kindling" / "kindling"))
+
+
+@pytest.fixture(scope="session")
+def kindling_bin():
+    path = kindling_bin_path()
+    if not path.is_file() or not os.access(path, os.X_OK):
+        pytest.fail(f"kindling binary not found at {path} (build it, or set KINDLING_BIN)")
+    return str(path)
+
+
+@pytest.fixture(scope="session")
+def fixtures_dir():
+    out = pathlib.Path(os.environ.get("KINDLING_FIXTURES_DIR", REPO / "build" / "oracle-fixtures"))
+    gen_models.ensure_fixtures(str(out))
+    return out
+
+
+class Result:
+    def __init__(self, cp):
+        self.returncode = cp.returncode
+        self.stdout = cp.stdout
+        self.stderr = cp.stderr
+
+    def describe(self):
+        return (f"exit={self.returncode}\n--- stdout (last 2000 chars) ---\n{self.stdout[-2000:]}"
+                f"\n--- stderr (last 2000 chars) ---\n{self.stderr[-2000:]}")
+
+
+@pytest.fixture(scope="session")
+def run_kindling(kindling_bin):
+    """run_kindling(*args, timeout=...) -> Result; runs `kindling args...` with text output captured."""
+
+    def run(*args, timeout=600, env=None):
+        full_env = dict(os.environ)
+        if env:
+            full_env.update(env)
+        try:
+            cp = subprocess.run([kindling_bin, *map(str, args)], capture_output=True, text=True,
+                                errors="replace", timeout=timeout, env=full_env, stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"kindling {' '.join(map(str, args))} timed out after {timeout}s (hang)")
+        return Result(cp)
+
+    return run
+
+
+def assert_no_crash(res):
+    """A crash is a signal (negative code from subprocess) or a shell-style 128+signal code."""
+    assert res.returncode >= 0, f"kindling died from signal {-res.returncode}\n{res.describe()}"
+    assert res.returncode not in (134, 136, 139), f"kindling crashed\n{res.describe()}"
+
+
+def pytest_terminal_summary(terminalreporter):
+    if not MODEL_ERRORS:
+        return
+    terminalreporter.section("kindling vs PyTorch: max abs error per model")
+    for key in sorted(MODEL_ERRORS):
+        terminalreporter.write_line(f"{key:32s} {MODEL_ERRORS[key]}")

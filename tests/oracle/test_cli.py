@@ -1,0 +1,89 @@
+"""The command line contract of DESIGN.md ("The command line"): graph, code, inspect, bench, run printing,
+usage errors. Values are checked against PyTorch 1.13 where PyTorch has an answer."""
+import collections
+import re
+
+import pytest
+import torch
+
+from conftest import assert_no_crash
+
+NODE_KIND = re.compile(r"=\s+((?:prim|aten)::\w+)")
+
+
+def node_kinds(graph_text):
+    """Multiset of node kinds in a printed graph, prim::Constant left out (constant pooling may differ)."""
+    kinds = collections.Counter(NODE_KIND.findall(graph_text))
+    kinds.pop("prim::Constant", None)
+    return kinds
+
+
+@pytest.mark.parametrize("archive", ["mlp_scripted", "mlp_traced", "cnn_scripted", "cnn_traced"])
+def test_graph_prints_forward_like_pytorch(archive, fixtures_dir, run_kindling):
+    res = run_kindling("graph", fixtures_dir / f"{archive}.pt")
+    assert_no_crash(res)
+    assert res.returncode == 0, res.describe()
+    expected = str(torch.jit.load(str(fixtures_dir / f"{archive}.pt")).graph)
+    out = res.stdout
+    assert out.startswith("graph(%self"), f"graph output should start like PyTorch's:\n{out[:500]}"
+    # The method's signature line names the module class as PyTorch does.
+    first_line_expected = expected.splitlines()[0]
+    assert out.splitlines()[0] == first_line_expected, (out.splitlines()[0], first_line_expected)
+    assert re.search(r"^\s+return \(%[\w.]+\)$", out, re.M), f"no return line:\n{out}"
+    assert node_kinds(out) == node_kinds(expected), f"node kinds differ.\nkindling:\n{out}\nPyTorch:\n{expected}"
+
+
+@pytest.mark.parametrize("archive", ["mlp_scripted", "cnn_traced"])
+def test_code_prints_forward(archive, fixtures_dir, run_kindling):
+    res = run_kindling("code", fixtures_dir / f"{archive}.pt")
+    assert_no_crash(res)
+    assert res.returncode == 0, res.describe()
+    out = res.stdout
+    assert "def forward(self" in out, out
+    assert re.search(r"x: Tensor\) -> Tensor:", out), out
+    assert re.search(r"^\s+return ", out, re.M), out
+
+
+def test_inspect_lists_classes_methods_parameters(fixtures_dir, run_kindling):
+    res = run_kindling("inspect", fixtures_dir / "mlp_scripted.pt")
+    assert_no_crash(res)
+    assert res.returncode == 0, res.describe()
+    out = res.stdout
+    for word in ("MLP", "forward", "fc1", "fc2", "fc3", "weight", "bias"):
+        assert word in out, f"inspect output lacks {word!r}:\n{out}"
+    # fc1.weight is 32x64: its sizes appear somewhere, in whatever bracket style.
+    assert re.search(r"32\D{1,3}64", out), f"inspect output lacks fc1.weight's sizes 32x64:\n{out}"
+
+
+def test_bench_last_line_is_median(fixtures_dir, run_kindling):
+    res = run_kindling("bench", fixtures_dir / "cnn_scripted.pt", "--input", fixtures_dir / "cnn_input.pt",
+                       "--warmup", 1, "--iters", 5, "--threads", 1)
+    assert_no_crash(res)
+    assert res.returncode == 0, res.describe()
+    last = res.stdout.strip().splitlines()[-1]
+    m = re.fullmatch(r"median_ms=([0-9]+(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?)", last)
+    assert m, f"last line of bench should be median_ms=<float>, got {last!r}"
+    assert 0 < float(m.group(1)) < 60_000
+
+
+@pytest.mark.parametrize("kind", ["int", "frac"])
+def test_run_prints_output_as_pytorch(kind, fixtures_dir, run_kindling):
+    res = run_kindling("run", fixtures_dir / f"print_{kind}.pt", "--input", fixtures_dir / f"print_{kind}_input.pt")
+    assert_no_crash(res)
+    assert res.returncode == 0, res.describe()
+    expected = (fixtures_dir / f"print_{kind}_expected.txt").read_text()
+    assert res.stdout.rstrip("\n") == expected, f"kindling printed:\n{res.stdout}\nPyTorch prints:\n{expected}"
+
+
+def test_run_reports_time(fixtures_dir, run_kindling):
+    """The README's first command shows the time taken: `run` reports it on stderr (stdout stays the value)."""
+    res = run_kindling("run", fixtures_dir / "print_int.pt", "--input", fixtures_dir / "print_int_input.pt")
+    assert res.returncode == 0, res.describe()
+    assert re.search(r"\d+(\.\d+)?\s*ms", res.stderr), f"no time in ms on stderr:\n{res.describe()}"
+
+
+@pytest.mark.parametrize("args", [[], ["run"], ["frobnicate"], ["bench", "x.pt", "--iters", "notanumber"]])
+def test_usage_errors_exit_64(args, run_kindling):
+    res = run_kindling(*args)
+    assert_no_crash(res)
+    assert res.returncode == 64, f"usage error should exit 64\n{res.describe()}"

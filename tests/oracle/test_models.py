@@ -1,0 +1,50 @@
+"""Oracle test (issue 2, item 12): every model of item 9, scripted and traced, run through `kindling run`,
+compared with the output of the same archive loaded and run by PyTorch 1.13 (float32: rtol 1e-4, atol 1e-4).
+"""
+import pytest
+import torch
+
+from conftest import MODEL_ERRORS, assert_no_crash
+from gen_models import MODELS, MODES
+
+RTOL = 1e-4
+ATOL = 1e-4
+
+
+def _compare(got, expected, key):
+    assert isinstance(got, torch.Tensor), f"{key}: kindling wrote a {type(got).__name__}, expected a Tensor"
+    assert got.dtype == expected.dtype, f"{key}: dtype {got.dtype} != {expected.dtype}"
+    assert got.shape == expected.shape, f"{key}: shape {tuple(got.shape)} != {tuple(expected.shape)}"
+    diff = (got.double() - expected.double()).abs()
+    max_err = float(diff.max()) if diff.numel() else 0.0
+    MODEL_ERRORS[key] = f"max_abs_err={max_err:.3g}  (|expected| max {float(expected.abs().max()):.3g})"
+    assert torch.isfinite(got).all(), f"{key}: kindling output has non-finite values"
+    assert torch.allclose(got, expected, rtol=RTOL, atol=ATOL), (
+        f"{key}: mismatch, max abs error {max_err:.4g}; first values got {got.flatten()[:5].tolist()} "
+        f"expected {expected.flatten()[:5].tolist()}")
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("model", list(MODELS))
+def test_model_matches_pytorch(model, mode, fixtures_dir, run_kindling, tmp_path):
+    archive = fixtures_dir / f"{model}_{mode}.pt"
+    inp = fixtures_dir / f"{model}_input.pt"
+    out = tmp_path / "out.pt"
+    res = run_kindling("run", archive, "--input", inp, "--output", out)
+    assert_no_crash(res)
+    assert res.returncode == 0, f"kindling run {model}_{mode} failed\n{res.describe()}"
+    assert out.is_file(), f"kindling run wrote no {out}\n{res.describe()}"
+    got = torch.load(out)
+    expected = torch.load(fixtures_dir / f"{model}_{mode}_expected.pt")
+    _compare(got, expected, f"{model}_{mode}")
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_threads_option_same_result(threads, fixtures_dir, run_kindling, tmp_path):
+    """--threads N changes how the work is split, never the answer."""
+    out = tmp_path / "out.pt"
+    res = run_kindling("run", fixtures_dir / "cnn_scripted.pt", "--input", fixtures_dir / "cnn_input.pt",
+                       "--output", out, "--threads", threads)
+    assert_no_crash(res)
+    assert res.returncode == 0, res.describe()
+    _compare(torch.load(out), torch.load(fixtures_dir / "cnn_scripted_expected.pt"), f"cnn_scripted_t{threads}")

@@ -8,7 +8,9 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "core/device.h"
@@ -118,7 +120,7 @@ class IValue {
   std::vector<int64_t> toIntVector() const;
   std::vector<double> toDoubleVector() const;
   std::vector<bool> toBoolVector() const;
-  std::vector<Tensor> toTensorVector() const;
+  std::vector<Tensor> toTensorVector() const;  // defined in tensor/tensor.cpp
 
   /// The runtime type of this value (for isinstance, error messages, containers without static types).
   TypePtr type() const;
@@ -136,12 +138,17 @@ class IValue {
   std::string repr() const;
   /// str() as Python: strings without quotes, the rest as repr.
   std::string str() const;
+  /// How TorchScript's print() / str() / format write the value (c10's operator<<): floats "1." and
+  /// "0.10000000000000001", strings unquoted even inside containers ("[a, b]", "{a: 1.}"), tensors in
+  /// ATen's C++ print format. This is what prim::Print and aten::str produce.
+  std::string printStr() const;
 
  private:
   void check(Tag t) const { if (__builtin_expect(tag_ != t, 0)) throwTagMismatch(t); }
   [[noreturn]] void throwTagMismatch(Tag expected) const;
   Tag tag_;
   union Payload {
+    Payload() noexcept : i(0) {}
     int64_t i;
     double d;
     bool b;
@@ -151,6 +158,15 @@ class IValue {
 };
 
 const char* tagName(IValue::Tag t);
+/// Python's repr of a str: 'a', "it's", with \\, \n, \t, \xNN escapes.
+std::string pythonStringRepr(const std::string& s);
+
+/// Tensor printing lives in the tensor layer; it installs these at static-initialisation time
+/// (tensor/tensor.cpp), so core can print IValues holding tensors without depending on tensor/.
+///   repr:  PyTorch's Python repr ("tensor([1., 2.])"), used by IValue::repr/str.
+///   print: ATen's C++ operator<< format (" 1\n 2\n[ CPUFloatType{2} ]"), used by IValue::printStr.
+using TensorPrinter = std::string (*)(const IValue& tensor);
+void setTensorPrinters(TensorPrinter repr, TensorPrinter print);
 
 struct StringValue : IntrusiveTarget {
   explicit StringValue(std::string s) : str(std::move(s)) {}
@@ -200,6 +216,23 @@ struct Object : IntrusiveTarget {
   std::vector<IValue> slots;
   const IValue& getAttr(const std::string& name) const;
   void setAttr(const std::string& name, IValue v);
+};
+
+/// The value of a `fork`ed task (c10::ivalue::Future), completed with a value or an error.
+struct FutureValue : IntrusiveTarget {
+  explicit FutureValue(TypePtr elemType) : elementType(std::move(elemType)) {}
+  TypePtr elementType;
+  bool completed = false;
+  IValue value;
+  /// Set when the task raised; wait() rethrows it as RuntimeError with this message and class.
+  std::optional<std::pair<std::string, std::string>> error;  // (message, python class)
+  void markCompleted(IValue v) { value = std::move(v); completed = true; }
+  void setError(std::string msg, std::string pythonClass = "builtins.RuntimeError") {
+    error.emplace(std::move(msg), std::move(pythonClass));
+    completed = true;
+  }
+  /// The value; throws RuntimeError if the task failed or has not completed.
+  const IValue& wait() const;
 };
 
 /// An Enum member: its class, name and value.

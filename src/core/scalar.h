@@ -26,10 +26,17 @@ class Scalar {
     return static_cast<T>(v_.i);
   }
   Scalar operator-() const;
+  /// As Python's repr of the number: "1", "1.0", "1e-05", "True".
   std::string str() const;
  private:
   Kind kind_;
   union { int64_t i; double d; } v_;
 };
+
+/// Python's repr(float): shortest round-trip digits; "1.0", "0.1", "1e-05", "1e+16", "-0.0", "inf", "nan".
+std::string pythonFloatRepr(double d);
+/// A float as TorchScript's print()/str() writes it (c10 IValue printing): integral values as "1." / "0.",
+/// others with 17 significant digits ("0.10000000000000001", "1e+20", "inf").
+std::string torchscriptFloatStr(double d);
 
 }  // namespace kindling

@@ -47,7 +47,7 @@ class Type : public std::enable_shared_from_this<Type> {
   bool isSubtypeOf(const TypePtr& other) const;
   template <class T> const T* cast() const { return dynamic_cast<const T*>(this); }
   TypePtr ptr() const { return shared_from_this(); }
- protected:
+  /// isSubtypeOf on a plain reference (overridden by types with structure).
   virtual bool isSubtypeOfImpl(const Type& other) const;
  private:
   TypeKind kind_;
@@ -118,7 +118,6 @@ class OptionalType : public Type {
   std::string annotationStr() const override;   // "Optional[Tensor]"
   std::vector<TypePtr> containedTypes() const override { return {elem_}; }
   bool equals(const Type& o) const override;
- protected:
   bool isSubtypeOfImpl(const Type& other) const override;
  private:
   TypePtr elem_;
@@ -139,7 +138,6 @@ class TupleType : public Type {
   std::string annotationStr() const override;   // "Tuple[int, float]"
   std::vector<TypePtr> containedTypes() const override { return elems_; }
   bool equals(const Type& o) const override;
- protected:
   bool isSubtypeOfImpl(const Type& other) const override;
  private:
   std::vector<TypePtr> elems_;
@@ -157,7 +155,6 @@ class UnionType : public Type {
   std::string annotationStr() const override;
   std::vector<TypePtr> containedTypes() const override { return types_; }
   bool equals(const Type& o) const override;
- protected:
   bool isSubtypeOfImpl(const Type& other) const override;
  private:
   std::vector<TypePtr> types_;
@@ -168,7 +165,7 @@ class FutureType : public Type {
   explicit FutureType(TypePtr elem) : Type(TypeKind::Future), elem_(std::move(elem)) {}
   static TypePtr create(TypePtr elem);
   const TypePtr& elementType() const { return elem_; }
-  std::string str() const override;             // "Future(int)"
+  std::string str() const override;             // "Future[int]" (PyTorch 1.13 prints brackets in both spellings)
   std::string annotationStr() const override;   // "Future[int]"
   std::vector<TypePtr> containedTypes() const override { return {elem_}; }
   bool equals(const Type& o) const override;
@@ -210,6 +207,8 @@ class ClassType : public Type {
   std::string name() const;
   bool isModule() const { return isModule_; }
   std::string str() const override { return qualName_; }
+  /// Same qualified name (class types are nominal).
+  bool equals(const Type& o) const override;
 
   const std::vector<Attribute>& attributes() const { return attributes_; }
   /// Slot index of an attribute, or -1.

@@ -23,6 +23,9 @@ struct AliasInfo {
 struct Argument {
   std::string name;
   TypePtr type;
+  /// The type as spelled in the schema when it differs from `type` (PyTorch's real_type): only
+  /// "SymInt" ("SymInt[]", "SymInt?"), whose `type` is int. Used for printing; null otherwise.
+  TypePtr realType;
   /// Fixed list length: "int[2] stride" → 2. An int broadcasts to the list ("stride=1" → [1, 1]).
   std::optional<int32_t> N;
   std::optional<IValue> defaultValue;

@@ -1,0 +1,89 @@
+// OperatorRegistry: parses each schema once at start-up and indexes the overloads by name and by
+// "name.overload". The global registry fills itself on first use by calling every kernel family's
+// register*Ops function. Families are declared weak so the library links while some are not written
+// yet (a missing family is skipped).
+#include <mutex>
+
+#include <fmt/format.h>
+
+#include "ops/operator.h"
+#include "ops/registry.h"
+#include "ops/schema_parser.h"
+
+namespace kindling {
+
+// Weak references: a family that is not linked in resolves to nullptr.
+__attribute__((weak)) void registerElementwiseOps(OperatorRegistry& r);
+__attribute__((weak)) void registerReduceOps(OperatorRegistry& r);
+__attribute__((weak)) void registerShapeOps(OperatorRegistry& r);
+__attribute__((weak)) void registerIndexOps(OperatorRegistry& r);
+__attribute__((weak)) void registerFactoryOps(OperatorRegistry& r);
+__attribute__((weak)) void registerLinalgOps(OperatorRegistry& r);
+__attribute__((weak)) void registerConvOps(OperatorRegistry& r);
+__attribute__((weak)) void registerPoolOps(OperatorRegistry& r);
+__attribute__((weak)) void registerNormOps(OperatorRegistry& r);
+__attribute__((weak)) void registerActivationOps(OperatorRegistry& r);
+__attribute__((weak)) void registerPrimScalarOps(OperatorRegistry& r);
+__attribute__((weak)) void registerPrimListOps(OperatorRegistry& r);
+__attribute__((weak)) void registerPrimStringOps(OperatorRegistry& r);
+__attribute__((weak)) void registerPrimDictOps(OperatorRegistry& r);
+__attribute__((weak)) void registerTensorPrimOps(OperatorRegistry& r);
+
+namespace {
+
+using FamilyFn = void (*)(OperatorRegistry&);
+
+OperatorRegistry* buildGlobal() {
+  auto* r = new OperatorRegistry();
+  const FamilyFn families[] = {
+      registerElementwiseOps, registerReduceOps,     registerShapeOps,     registerIndexOps,
+      registerFactoryOps,     registerLinalgOps,     registerConvOps,      registerPoolOps,
+      registerNormOps,        registerActivationOps, registerPrimScalarOps, registerPrimListOps,
+      registerPrimStringOps,  registerPrimDictOps,   registerTensorPrimOps,
+  };
+  for (FamilyFn f : families)
+    if (f) f(*r);
+  return r;
+}
+
+}  // namespace
+
+OperatorRegistry& OperatorRegistry::global() {
+  // Never destroyed: kernels may be looked up from static destructors of other objects.
+  static OperatorRegistry* r = buildGlobal();
+  return *r;
+}
+
+void OperatorRegistry::add(const std::string& schema, OperationFn fn) {
+  if (fn == nullptr) throw Error(fmt::format("OperatorRegistry::add: null kernel for '{}'", schema));
+  FunctionSchema s = parseSchema(schema);
+  std::string qualified = s.qualifiedName();
+  if (byQualified_.count(qualified))
+    throw Error(fmt::format("OperatorRegistry::add: duplicate operator '{}' (schema '{}')", qualified, schema));
+  auto op = std::make_unique<Operator>(Operator{std::move(s), fn});
+  const Operator* p = op.get();
+  ops_.push_back(std::move(op));
+  byName_[p->schema.name].push_back(p);
+  byQualified_.emplace(std::move(qualified), p);
+}
+
+const std::vector<const Operator*>& OperatorRegistry::lookup(const std::string& name) const {
+  static const std::vector<const Operator*> empty;
+  auto it = byName_.find(name);
+  return it == byName_.end() ? empty : it->second;
+}
+
+const Operator* OperatorRegistry::find(const std::string& qualifiedName) const {
+  auto it = byQualified_.find(qualifiedName);
+  return it == byQualified_.end() ? nullptr : it->second;
+}
+
+std::vector<std::string> allSchemaStrings() {
+  std::vector<std::string> out;
+  const auto& ops = OperatorRegistry::global().all();
+  out.reserve(ops.size());
+  for (const auto& op : ops) out.push_back(op->schema.str());
+  return out;
+}
+
+}  // namespace kindling

@@ -1,0 +1,190 @@
+// Schema-only types (SymInt, RRef, ConstQuantizerPtr, custom classes) and schema-syntax printing of
+// types and default values. See schema_types.h.
+#include "ops/schema_types.h"
+
+#include <cmath>
+#include <cstdio>
+#include <mutex>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+namespace kindling {
+namespace schema_types {
+namespace {
+
+/// A leaf type known only by its spelling.
+class OpaqueType : public Type {
+ public:
+  OpaqueType(TypeKind k, std::string spelling, TypePtr elem = nullptr)
+      : Type(k), spelling_(std::move(spelling)), elem_(std::move(elem)) {}
+  std::string str() const override { return elem_ ? spelling_ + "(" + elem_->str() + ")" : spelling_; }
+  std::vector<TypePtr> containedTypes() const override { return elem_ ? std::vector<TypePtr>{elem_} : std::vector<TypePtr>{}; }
+  bool equals(const Type& o) const override {
+    auto* p = o.cast<OpaqueType>();
+    if (!p || p->kind() != kind() || p->spelling_ != spelling_) return false;
+    if (!elem_ || !p->elem_) return elem_ == p->elem_;
+    return elem_->equals(*p->elem_);
+  }
+  const std::string& spelling() const { return spelling_; }
+  const TypePtr& elem() const { return elem_; }
+ private:
+  std::string spelling_;
+  TypePtr elem_;
+};
+
+}  // namespace
+
+TypePtr SymInt() {
+  static const TypePtr t = std::make_shared<OpaqueType>(TypeKind::Int, "SymInt");
+  return t;
+}
+
+TypePtr RRef(TypePtr elem) { return std::make_shared<OpaqueType>(TypeKind::Capsule, "RRef", std::move(elem)); }
+
+TypePtr ConstQuantizerPtr() {
+  static const TypePtr t = std::make_shared<OpaqueType>(TypeKind::Capsule, "ConstQuantizerPtr");
+  return t;
+}
+
+TypePtr customClass(const std::string& qualName) {
+  static std::mutex mu;
+  static std::unordered_map<std::string, TypePtr> classes;
+  std::lock_guard<std::mutex> g(mu);
+  auto it = classes.find(qualName);
+  if (it != classes.end()) return it->second;
+  TypePtr t = ClassType::create(qualName, /*isModule=*/false);
+  classes.emplace(qualName, t);
+  return t;
+}
+
+std::string typeStr(const TypePtr& t) {
+  if (auto* o = dynamic_cast<const OpaqueType*>(t.get()))
+    return o->elem() ? o->spelling() + "(" + typeStr(o->elem()).append(")") : o->spelling();
+  auto join = [](const std::vector<TypePtr>& ts) {
+    std::string s;
+    for (size_t i = 0; i < ts.size(); ++i) {
+      if (i) s += ", ";
+      s += typeStr(ts[i]);
+    }
+    return s;
+  };
+  auto wrap = [](const char* open, const std::string& inner) {
+    std::string s = open;
+    s += inner;
+    s += ')';
+    return s;
+  };
+  switch (t->kind()) {
+    case TypeKind::Any: return "Any";
+    case TypeKind::Tensor: return "Tensor";
+    case TypeKind::Int: return "int";
+    case TypeKind::Float: return "float";
+    case TypeKind::Complex: return "complex";
+    case TypeKind::Bool: return "bool";
+    case TypeKind::Str: return "str";
+    case TypeKind::None: return "NoneType";
+    case TypeKind::Number: return "Scalar";
+    case TypeKind::Device: return "Device";
+    case TypeKind::Layout: return "Layout";
+    case TypeKind::ScalarTypeK: return "ScalarType";
+    case TypeKind::MemoryFormat: return "MemoryFormat";
+    case TypeKind::Generator: return "Generator";
+    case TypeKind::Storage: return "Storage";
+    case TypeKind::Stream: return "Stream";
+    case TypeKind::Capsule: return "Capsule";
+    case TypeKind::QScheme: return "QScheme";
+    case TypeKind::AnyList: return "AnyListType";
+    case TypeKind::AnyTuple: return "AnyTupleType";
+    case TypeKind::AnyClass: return "AnyClassType";
+    case TypeKind::AnyEnum: return "AnyEnumType";
+    case TypeKind::List: return typeStr(t->cast<ListType>()->elementType()) + "[]";
+    case TypeKind::Optional: return typeStr(t->cast<OptionalType>()->elementType()) + "?";
+    case TypeKind::Dict: return wrap("Dict(", join(t->containedTypes()));
+    case TypeKind::Tuple: return wrap("(", join(t->containedTypes()));
+    case TypeKind::Union: return wrap("Union(", join(t->containedTypes()));
+    case TypeKind::Future: return wrap("Future(", typeStr(t->cast<FutureType>()->elementType()));
+    case TypeKind::Var: return t->cast<VarType>()->name();
+    default: return t->str();  // classes, enums, interfaces: qualified name
+  }
+}
+
+std::string quotedString(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '\\': out += "\\\\"; break;
+      case '\'': out += "\\'"; break;
+      case '"': out += "\\\""; break;
+      case '\a': out += "\\a"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\v': out += "\\v"; break;
+      default: {
+        unsigned char u = static_cast<unsigned char>(c);
+        if (u >= 0x20 && u < 0x7f) {
+          out += c;
+        } else {  // octal escape, as c10
+          char buf[5];
+          std::snprintf(buf, sizeof buf, "\\%03o", u);
+          out += buf;
+        }
+      }
+    }
+  }
+  out += '"';
+  return out;
+}
+
+static std::string doubleStr(double d) {
+  int c = std::fpclassify(d);
+  if ((c == FP_NORMAL || c == FP_ZERO) && std::abs(d) < 1e10) {
+    auto i = static_cast<int64_t>(d);
+    if (static_cast<double>(i) == d) {
+      if (i == 0 && std::signbit(d)) return "-0.";
+      return std::to_string(i) + ".";
+    }
+  }
+  if (std::isnan(d)) return "nan";
+  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", d);
+  return buf;
+}
+
+std::string valueStr(const IValue& v) {
+  switch (v.tag()) {
+    case IValue::Tag::None: return "None";
+    case IValue::Tag::Bool: return v.toBool() ? "True" : "False";
+    case IValue::Tag::Int: return std::to_string(v.toInt());
+    case IValue::Tag::Double: return doubleStr(v.toDouble());
+    case IValue::Tag::String: return quotedString(v.toStringRef());
+    case IValue::Tag::Device: return quotedString(v.toDevice().str());
+    case IValue::Tag::List: {
+      std::string s = "[";
+      const auto& el = v.toListRef().elements;
+      for (size_t i = 0; i < el.size(); ++i) {
+        if (i) s += ", ";
+        s += valueStr(el[i]);
+      }
+      return s + "]";
+    }
+    case IValue::Tag::Tuple: {
+      std::string s = "(";
+      const auto& el = v.toTupleRef().elements;
+      for (size_t i = 0; i < el.size(); ++i) {
+        if (i) s += ", ";
+        s += valueStr(el[i]);
+      }
+      if (el.size() == 1) s += ",";
+      return s + ")";
+    }
+    default: return v.repr();
+  }
+}
+
+}  // namespace schema_types
+}  // namespace kindling

@@ -1,0 +1,198 @@
+// Graph printer in PyTorch's format (see ir/printer.h).
+#include "ir/printer.h"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <sstream>
+
+#include "ir/ir.h"
+#include "tensor/tensor.h"
+
+namespace kindling {
+
+std::string graphDoubleString(double d) {
+  int c = std::fpclassify(d);
+  if ((c == FP_NORMAL || c == FP_ZERO) && std::abs(d) < 1e10) {
+    int64_t i = static_cast<int64_t>(d);
+    if (static_cast<double>(i) == d) {
+      if (i == 0 && std::signbit(d)) return "-0.";
+      return std::to_string(i) + ".";
+    }
+  }
+  if (std::isnan(d)) return "nan";
+  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", d);
+  return buf;
+}
+
+std::string graphQuotedString(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char ch : s) {
+    switch (ch) {
+      case '\\': out += "\\\\"; break;
+      case '"': out += "\\\""; break;
+      case '\a': out += "\\a"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\v': out += "\\v"; break;
+      default:
+        if (ch < 0x20 || ch == 0x7f) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\%03o", ch);
+          out += buf;
+        } else {
+          out += static_cast<char>(ch);
+        }
+    }
+  }
+  out += "\"";
+  return out;
+}
+
+static std::string shortDouble(double d) {
+  std::ostringstream ss;
+  ss << d;  // ostream default: 6 significant digits, as at::Tensor printing of a boxed scalar
+  return ss.str();
+}
+
+static std::string tensorAttrString(const Tensor& t) {
+  if (!t.defined()) return "None";
+  if (t.numel() == 1) {
+    Scalar s = t.item();
+    if (s.isFloatingPoint()) return "{" + shortDouble(s.toDouble()) + "}";
+    return "{" + std::to_string(s.toLong()) + "}";
+  }
+  return "<Tensor>";
+}
+
+std::string graphValueString(const IValue& v) {
+  switch (v.tag()) {
+    case IValue::Tag::None: return "None";
+    case IValue::Tag::Int: return std::to_string(v.toInt());
+    case IValue::Tag::Double: return graphDoubleString(v.toDouble());
+    case IValue::Tag::Bool: return v.toBool() ? "True" : "False";
+    case IValue::Tag::String: return graphQuotedString(v.toStringRef());
+    case IValue::Tag::Device: return v.toDevice().str();
+    case IValue::Tag::Tensor: return tensorAttrString(v.toTensor());
+    case IValue::Tag::Tuple: {
+      const auto& e = v.toTupleRef().elements;
+      std::string s = "(";
+      for (size_t i = 0; i < e.size(); ++i) s += (i ? ", " : "") + graphValueString(e[i]);
+      if (e.size() == 1) s += ",";
+      return s + ")";
+    }
+    case IValue::Tag::List: {
+      const auto& e = v.toListRef().elements;
+      std::string s = "[";
+      for (size_t i = 0; i < e.size(); ++i) s += (i ? ", " : "") + graphValueString(e[i]);
+      return s + "]";
+    }
+    case IValue::Tag::Dict: {
+      std::string s = "{";
+      bool first = true;
+      for (const auto& kv : v.toDictRef().items()) {
+        if (!first) s += ", ";
+        first = false;
+        s += graphValueString(kv.first) + ": " + graphValueString(kv.second);
+      }
+      return s + "}";
+    }
+    case IValue::Tag::Enum: {
+      const auto& e = *v.toEnum();
+      return "Enum<" + (e.type ? e.type->qualName() : std::string("?")) + "." + e.name + ">";
+    }
+    case IValue::Tag::Object: return "<" + v.toObjectRef().type->qualName() + " object>";
+    default: return std::string("<") + v.tagName() + ">";
+  }
+}
+
+// Attribute value as Node::printAttrValue prints it. Constants store bools and ints as "i" attributes
+// in PyTorch (printed 1/0) and devices as "s" attributes (printed quoted).
+static std::string attrValueString(const Node* n, const std::string& name) {
+  if (n->hasTypeAttribute(name)) return n->ty(name)->str();
+  if (n->hasTypeListAttribute(name)) {
+    std::string s = "[";
+    const auto& ts = n->tys(name);
+    for (size_t i = 0; i < ts.size(); ++i) s += (i ? ", " : "") + ts[i]->str();
+    return s + "]";
+  }
+  const IValue& v = n->ival(name);
+  if (v.isBool()) return v.toBool() ? "1" : "0";
+  if (v.isDevice()) return graphQuotedString(v.toDevice().str());
+  return graphValueString(v);
+}
+
+static std::string typeString(const Value* v) { return v->type() ? v->type()->str() : std::string("Tensor"); }
+
+static void printValueList(std::ostream& out, const std::vector<Value*>& vs, bool withTypes) {
+  for (size_t i = 0; i < vs.size(); ++i) {
+    if (i) out << ", ";
+    out << "%" << vs[i]->debugName();
+    if (withTypes) out << " : " << typeString(vs[i]);
+  }
+}
+
+static void printNode(std::ostream& out, const Node* n, size_t indent, bool locs);
+
+static void printBlock(std::ostream& out, const Block* b, size_t index, size_t indent, bool locs) {
+  out << std::string(indent, ' ') << "block" << index << "(";
+  printValueList(out, b->inputs(), true);
+  out << "):\n";
+  for (Node* n : *b) printNode(out, n, indent + 2, locs);
+  out << std::string(indent + 2, ' ') << "-> (";
+  printValueList(out, b->outputs(), false);
+  out << ")\n";
+}
+
+static void printNode(std::ostream& out, const Node* n, size_t indent, bool locs) {
+  out << std::string(indent, ' ');
+  printValueList(out, n->outputs(), true);
+  out << " = " << n->kind().toQualString();
+  const auto& names = n->attributeNames();
+  if (!names.empty()) {
+    out << "[";
+    for (size_t i = 0; i < names.size(); ++i) {
+      if (i) out << ", ";
+      out << names[i] << "=" << attrValueString(n, names[i]);
+    }
+    out << "]";
+  }
+  out << "(";
+  printValueList(out, n->inputs(), false);
+  out << ")";
+  if (locs && n->sourceRange().valid()) {
+    std::string loc = n->sourceRange().location();
+    if (!loc.empty()) out << " # " << loc;
+  }
+  out << "\n";
+  for (size_t i = 0; i < n->blocks().size(); ++i) printBlock(out, n->blocks()[i], i, indent + 2, locs);
+}
+
+std::string nodeToString(const Node* n, size_t indent, bool printSourceLocations) {
+  std::ostringstream out;
+  printNode(out, n, indent, printSourceLocations);
+  return out.str();
+}
+
+std::string Graph::toString(bool printSourceLocations) const {
+  std::ostringstream out;
+  out << "graph(";
+  const auto& ins = inputs();
+  for (size_t i = 0; i < ins.size(); ++i) {
+    if (i) out << ",\n      ";
+    out << "%" << ins[i]->debugName() << " : " << typeString(ins[i]);
+  }
+  out << "):\n";
+  for (Node* n : *block_) printNode(out, n, 2, printSourceLocations);
+  out << "  return (";
+  printValueList(out, outputs(), false);
+  out << ")\n";
+  return out.str();
+}
+
+}  // namespace kindling

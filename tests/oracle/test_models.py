@@ -48,3 +48,16 @@ def test_threads_option_same_result(threads, fixtures_dir, run_kindling, tmp_pat
     assert_no_crash(res)
     assert res.returncode == 0, res.describe()
     _compare(torch.load(out), torch.load(fixtures_dir / "cnn_scripted_expected.pt"), f"cnn_scripted_t{threads}")
+
+
+def test_bundled_example(run_kindling, tmp_path):
+    """The example README.md runs (examples/tiny_cnn.pt, committed) gives PyTorch's numbers."""
+    from conftest import REPO
+    archive, inp = REPO / "examples" / "tiny_cnn.pt", REPO / "examples" / "input.pt"
+    out = tmp_path / "out.pt"
+    res = run_kindling("run", archive, "--input", inp, "--output", out)
+    assert_no_crash(res)
+    assert res.returncode == 0, res.describe()
+    with torch.no_grad():
+        expected = torch.jit.load(str(archive))(*torch.load(inp))
+    _compare(torch.load(out), expected, "examples/tiny_cnn")

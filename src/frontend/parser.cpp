@@ -88,6 +88,7 @@ class Parser {
   const Token& advance() {
     const Token& t = toks_[pos_];
     prevEnd_ = t.end;
+    prevStart_ = t.start;
     if (pos_ + 1 < toks_.size()) ++pos_;
     return t;
   }
@@ -109,9 +110,16 @@ class Parser {
       default: return "'" + t.text(*src_) + "'";
     }
   }
-  [[noreturn]] void fail(const std::string& msg) const { throw CompileError(msg, tokRange(cur())); }
+  // Range to report an error at the current token; layout tokens point at the previous token.
+  SourceRange errRange() const {
+    const Token& t = cur();
+    if ((t.kind == TokenKind::Newline || t.kind == TokenKind::Eof || t.kind == TokenKind::Dedent) && prevEnd_ > prevStart_)
+      return SourceRange(src_, prevStart_, prevEnd_);
+    return tokRange(t);
+  }
+  [[noreturn]] void fail(const std::string& msg) const { throw CompileError(msg, errRange()); }
   [[noreturn]] void expected(const std::string& what) const {
-    throw CompileError("expected " + what + " but found " + describe(cur()) + " here:", tokRange(cur()));
+    throw CompileError("expected " + what + " but found " + describe(cur()) + " here", errRange());
   }
   void expectOp(const char* op) { if (!acceptOp(op)) expected(std::string("'") + op + "'"); }
   void expectKw(const char* kw) { if (!acceptKw(kw)) expected(std::string("'") + kw + "'"); }
@@ -894,6 +902,7 @@ class Parser {
   std::vector<Token> toks_;
   size_t pos_ = 0;
   size_t prevEnd_ = 0;
+  size_t prevStart_ = 0;
 };
 
 }  // namespace
@@ -906,8 +915,12 @@ void parseTypeComment(const std::string& comment, const SourceRange& range, std:
                       ExprPtr& returnType) {
   size_t arrow = comment.rfind("->");
   if (arrow == std::string::npos) throw CompileError("expected a function type comment of the form '(T, ...) -> R'", range);
-  std::string args = comment.substr(0, arrow);
-  std::string ret = comment.substr(arrow + 2);
+  auto trim = [](std::string x) {
+    size_t b = x.find_first_not_of(" \t"), e = x.find_last_not_of(" \t");
+    return b == std::string::npos ? std::string() : x.substr(b, e - b + 1);
+  };
+  std::string args = trim(comment.substr(0, arrow));
+  std::string ret = trim(comment.substr(arrow + 2));
   size_t lineNo = range.valid() ? range.source->startingLine + range.source->lineOf(range.start) : 1;
   std::string fname = range.valid() ? range.source->filename : "";
   auto argSrc = std::make_shared<Source>(args, fname, lineNo);

@@ -35,6 +35,7 @@ class StorageImpl : public IntrusiveTarget {
   void* data_;
   size_t nbytes_;
   std::function<void(void*)> deleter_;
+  bool owned_ = true;  // false for external memory
 };
 using Storage = IntrusivePtr<StorageImpl>;
 

@@ -1,0 +1,711 @@
+// Storage, TensorImpl and the Tensor methods declared in tensor/tensor.h: creation, views (with ATen's
+// viewability rules and error messages), copies with dtype conversion and broadcasting, fill, item.
+#include "tensor/tensor.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <limits>
+#include <new>
+
+namespace kindling {
+
+// Defined in tensor_print.cpp.
+std::string tensorReprForIValue(const IValue& v);
+std::string tensorPrintForIValue(const IValue& v);
+
+namespace {
+
+// Installs tensor printing into core's IValue printer (see core/ivalue.h). Lives here, not in
+// tensor_print.cpp, because every program that makes tensors links this object file.
+struct RegisterTensorPrinters {
+  RegisterTensorPrinters() { setTensorPrinters(&tensorReprForIValue, &tensorPrintForIValue); }
+} gRegisterTensorPrinters;
+
+int64_t wrapDim(int64_t dim, int64_t ndim) {
+  int64_t n = ndim <= 0 ? 1 : ndim;  // a 0-dim tensor accepts dims -1 and 0
+  int64_t lo = -n, hi = n - 1;
+  if (dim < lo || dim > hi) {
+    throw RuntimeError(fmt::format("Dimension out of range (expected to be in range of [{}, {}], but got {})", lo, hi, dim),
+                       "builtins.IndexError");
+  }
+  return dim < 0 ? dim + n : dim;
+}
+
+std::string arrayStr(const IntArray& a) {
+  std::string s = "[";
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (i) s += ", ";
+    s += std::to_string(a[i]);
+  }
+  s += "]";
+  return s;
+}
+
+IntArray contiguousStrides(const IntArray& sizes) {
+  IntArray strides(sizes.size());
+  int64_t s = 1;
+  for (size_t i = sizes.size(); i-- > 0;) {
+    strides[i] = s;
+    s *= std::max<int64_t>(sizes[i], 1);
+  }
+  return strides;
+}
+
+int64_t checkedNumel(const IntArray& sizes) {
+  int64_t n = 1;
+  for (int64_t s : sizes) {
+    if (s < 0) throw RuntimeError(fmt::format("Trying to create tensor with negative dimension {}: {}", s, arrayStr(sizes)));
+    if (s != 0 && n > std::numeric_limits<int64_t>::max() / s)
+      throw RuntimeError(fmt::format("numel: integer multiplication overflow for sizes {}", arrayStr(sizes)));
+    n *= s;
+  }
+  return n;
+}
+
+// Bytes needed to hold a strided view (0 when it has no elements).
+int64_t requiredBytes(const IntArray& sizes, const IntArray& strides, int64_t offset, size_t itemsize) {
+  int64_t maxIndex = 0;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] == 0) return 0;
+    maxIndex += (sizes[i] - 1) * strides[i];
+  }
+  return (offset + maxIndex + 1) * static_cast<int64_t>(itemsize);
+}
+
+void checkInBounds(const Storage& storage, ScalarType dtype, const IntArray& sizes, const IntArray& strides,
+                   int64_t offset) {
+  KD_CHECK(sizes.size() == strides.size(), "mismatch in length of strides and shape");
+  KD_CHECK(offset >= 0, "Tensor: invalid storage offset {}", offset);
+  for (int64_t s : strides) KD_CHECK(s >= 0, "as_strided: Negative strides are not supported at the moment, got strides: {}", arrayStr(strides));
+  for (int64_t s : sizes) KD_CHECK(s >= 0, "Trying to create tensor with negative dimension {}: {}", s, arrayStr(sizes));
+  int64_t need = requiredBytes(sizes, strides, offset, elementSize(dtype));
+  KD_CHECK(need <= static_cast<int64_t>(storage->nbytes()),
+           "setStorage: sizes {}, strides {}, storage offset {}, and itemsize {} requiring a storage size of {} are "
+           "out of bounds for storage of size {}",
+           arrayStr(sizes), arrayStr(strides), offset, elementSize(dtype), need, storage->nbytes());
+}
+
+// ATen's computeStride (TensorUtils.cpp): strides for viewing (oldSizes, oldStrides) as newSizes without
+// copying, or nullopt when a dimension would span two non-contiguous chunks.
+std::optional<IntArray> computeStride(const IntArray& oldSizes, const IntArray& oldStrides, const IntArray& newSizes) {
+  if (oldSizes.empty()) return IntArray(newSizes.size(), 1);
+  int64_t numel = 1;
+  for (int64_t s : oldSizes) numel *= s;
+  IntArray newStrides(newSizes.size());
+  if (numel == 0 && oldSizes == newSizes) return oldStrides;
+  if (numel == 0) {
+    // Any strides work for an empty tensor; use contiguous ones.
+    for (int64_t i = static_cast<int64_t>(newSizes.size()) - 1; i >= 0; --i) {
+      if (i == static_cast<int64_t>(newSizes.size()) - 1) newStrides[i] = 1;
+      else newStrides[i] = std::max<int64_t>(newSizes[i + 1], 1) * newStrides[i + 1];
+    }
+    return newStrides;
+  }
+  int64_t viewD = static_cast<int64_t>(newSizes.size()) - 1;
+  int64_t chunkBaseStride = oldStrides.back();
+  int64_t tensorNumel = 1, viewNumel = 1;
+  for (int64_t tensorD = static_cast<int64_t>(oldSizes.size()) - 1; tensorD >= 0; --tensorD) {
+    tensorNumel *= oldSizes[tensorD];
+    if (tensorD == 0 || (oldSizes[tensorD - 1] != 1 && oldStrides[tensorD - 1] != tensorNumel * chunkBaseStride)) {
+      while (viewD >= 0 && (viewNumel < tensorNumel || newSizes[viewD] == 1)) {
+        newStrides[viewD] = viewNumel * chunkBaseStride;
+        viewNumel *= newSizes[viewD];
+        --viewD;
+      }
+      if (viewNumel != tensorNumel) return std::nullopt;
+      if (tensorD > 0) {
+        chunkBaseStride = oldStrides[tensorD - 1];
+        tensorNumel = 1;
+        viewNumel = 1;
+      }
+    }
+  }
+  if (viewD != -1) return std::nullopt;
+  return newStrides;
+}
+
+// Resolves one -1 in a view/reshape shape (ATen's infer_size).
+IntArray inferViewShape(const IntArray& shape, int64_t numel) {
+  IntArray res = shape;
+  int64_t newSize = 1;
+  std::optional<size_t> inferDim;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == -1) {
+      KD_CHECK(!inferDim, "only one dimension can be inferred");
+      inferDim = d;
+    } else {
+      KD_CHECK(shape[d] >= 0, "invalid shape dimension {}", shape[d]);
+      newSize *= shape[d];
+    }
+  }
+  bool ok = numel == newSize || (inferDim && newSize > 0 && numel % newSize == 0);
+  KD_CHECK(ok, "shape '{}' is invalid for input of size {}", arrayStr(shape), numel);
+  if (inferDim) {
+    KD_CHECK(newSize != 0,
+             "cannot reshape tensor of 0 elements into shape {} because the unspecified dimension size -1 can be "
+             "any value and is ambiguous",
+             arrayStr(shape));
+    res[*inferDim] = numel / newSize;
+  }
+  return res;
+}
+
+// ---------------------------------------------------------------- element conversion
+
+template <class To, class From>
+inline To convertValue(From v) {
+  if constexpr (std::is_same_v<To, From>) {
+    return v;
+  } else if constexpr (std::is_same_v<To, bool>) {
+    if constexpr (std::is_same_v<From, Half> || std::is_same_v<From, BFloat16>) return static_cast<float>(v) != 0.0f;
+    else return v != From(0);
+  } else if constexpr (std::is_same_v<To, Half> || std::is_same_v<To, BFloat16>) {
+    return To(static_cast<float>(v));
+  } else if constexpr (std::is_same_v<From, Half> || std::is_same_v<From, BFloat16>) {
+    return convertValue<To, float>(static_cast<float>(v));
+  } else if constexpr (std::is_same_v<To, uint8_t> && std::is_floating_point_v<From>) {
+    // As c10::static_cast_with_inter_type: negative floats wrap around through int64.
+    return static_cast<uint8_t>(static_cast<int64_t>(v));
+  } else {
+    return static_cast<To>(v);
+  }
+}
+
+// Walks two equally shaped strided views (dst, src) calling body(dstPtr, srcPtr, n, dstStride, srcStride)
+// on inner rows. Dimensions are coalesced first; rows are split over OpenMP threads when large.
+template <class Body>
+void forEachRow(const IntArray& sizesIn, const IntArray& dstStridesIn, const IntArray& srcStridesIn, char* dst,
+                const char* src, size_t dstItem, size_t srcItem, Body body) {
+  // Coalesce: drop size-1 dims, merge dims that are contiguous with their inner neighbour in both tensors.
+  IntArray sizes, ds, ss;
+  for (size_t i = 0; i < sizesIn.size(); ++i) {
+    if (sizesIn[i] == 1) continue;
+    sizes.push_back(sizesIn[i]);
+    ds.push_back(dstStridesIn[i]);
+    ss.push_back(srcStridesIn[i]);
+  }
+  if (sizes.empty()) {
+    body(dst, src, 1, 0, 0);
+    return;
+  }
+  IntArray cs{sizes.back()}, cds{ds.back()}, css{ss.back()};
+  for (size_t i = sizes.size() - 1; i-- > 0;) {
+    if (ds[i] == cds.front() * cs.front() && ss[i] == css.front() * cs.front()) {
+      cs.front() *= sizes[i];
+    } else {
+      cs.insert(cs.begin(), sizes[i]);
+      cds.insert(cds.begin(), ds[i]);
+      css.insert(css.begin(), ss[i]);
+    }
+  }
+  const int64_t ndim = static_cast<int64_t>(cs.size());
+  const int64_t inner = cs.back();
+  const int64_t innerDs = cds.back(), innerSs = css.back();
+  int64_t rows = 1;
+  for (int64_t d = 0; d + 1 < ndim; ++d) rows *= cs[d];
+  const int64_t total = rows * inner;
+  auto runRows = [&](int64_t begin, int64_t end) {
+    IntArray idx(ndim > 1 ? ndim - 1 : 0);
+    int64_t r = begin;
+    for (int64_t d = ndim - 2; d >= 0; --d) {
+      idx[d] = r % cs[d];
+      r /= cs[d];
+    }
+    for (int64_t row = begin; row < end; ++row) {
+      int64_t doff = 0, soff = 0;
+      for (int64_t d = 0; d + 1 < ndim; ++d) {
+        doff += idx[d] * cds[d];
+        soff += idx[d] * css[d];
+      }
+      body(dst + doff * static_cast<int64_t>(dstItem), src + soff * static_cast<int64_t>(srcItem), inner, innerDs, innerSs);
+      for (int64_t d = ndim - 2; d >= 0; --d) {
+        if (++idx[d] < cs[d]) break;
+        idx[d] = 0;
+      }
+    }
+  };
+  if (total < 32768 || rows == 1 || omp_get_max_threads() == 1 || omp_in_parallel()) {
+    if (rows == 1 && total >= 65536 && omp_get_max_threads() > 1 && !omp_in_parallel()) {
+      // One long row: split it into chunks.
+#pragma omp parallel
+      {
+        int nt = omp_get_num_threads(), t = omp_get_thread_num();
+        int64_t chunk = (inner + nt - 1) / nt;
+        int64_t b = std::min<int64_t>(inner, chunk * t), e = std::min<int64_t>(inner, b + chunk);
+        if (b < e)
+          body(dst + b * innerDs * static_cast<int64_t>(dstItem), src + b * innerSs * static_cast<int64_t>(srcItem),
+               e - b, innerDs, innerSs);
+      }
+      return;
+    }
+    runRows(0, rows);
+    return;
+  }
+#pragma omp parallel
+  {
+    int nt = omp_get_num_threads(), t = omp_get_thread_num();
+    int64_t chunk = (rows + nt - 1) / nt;
+    int64_t b = std::min<int64_t>(rows, chunk * t), e = std::min<int64_t>(rows, b + chunk);
+    if (b < e) runRows(b, e);
+  }
+}
+
+void copyStrided(const Tensor& dst, const Tensor& src) {
+  // src already has dst's shape (broadcast strides may be 0).
+  dispatchAllTypes(dst.dtype(), "copy_", [&](auto dtag) {
+    using D = decltype(dtag);
+    dispatchAllTypes(src.dtype(), "copy_", [&](auto stag) {
+      using S = decltype(stag);
+      forEachRow(dst.sizes(), dst.strides(), src.strides(), static_cast<char*>(dst.data_ptr()),
+                 static_cast<const char*>(src.data_ptr()), sizeof(D), sizeof(S),
+                 [](char* dp, const char* sp, int64_t n, int64_t dstr, int64_t sstr) {
+                   D* d = reinterpret_cast<D*>(dp);
+                   const S* s = reinterpret_cast<const S*>(sp);
+                   if (dstr == 1 && sstr == 1) {
+                     if constexpr (std::is_same_v<D, S>) {
+                       std::memcpy(d, s, static_cast<size_t>(n) * sizeof(D));
+                     } else {
+                       for (int64_t i = 0; i < n; ++i) d[i] = convertValue<D, S>(s[i]);
+                     }
+                   } else if (sstr == 0) {
+                     D v = convertValue<D, S>(s[0]);
+                     for (int64_t i = 0; i < n; ++i) d[i * dstr] = v;
+                   } else {
+                     for (int64_t i = 0; i < n; ++i) d[i * dstr] = convertValue<D, S>(s[i * sstr]);
+                   }
+                 });
+    });
+  });
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- Storage / TensorImpl
+
+StorageImpl::StorageImpl(size_t nbytes) : nbytes_(nbytes) {
+  size_t rounded = (std::max<size_t>(nbytes, 1) + 63) / 64 * 64;
+  data_ = std::aligned_alloc(64, rounded);
+  if (!data_)
+    throw RuntimeError(fmt::format("DefaultCPUAllocator: not enough memory: you tried to allocate {} bytes.", nbytes));
+}
+
+StorageImpl::StorageImpl(void* data, size_t nbytes, std::function<void(void*)> deleter)
+    : data_(data), nbytes_(nbytes), deleter_(std::move(deleter)), owned_(false) {}
+
+StorageImpl::~StorageImpl() {
+  if (deleter_) deleter_(data_);
+  else if (owned_) std::free(data_);
+}
+
+TensorImpl::TensorImpl(Storage s, ScalarType t, IntArray sz, IntArray st, int64_t offset)
+    : storage(std::move(s)), dtype(t), sizes(std::move(sz)), strides(std::move(st)), storageOffset(offset) {
+  refreshMetadata();
+}
+
+void TensorImpl::setSizesAndStrides(IntArray sz, IntArray st) {
+  sizes = std::move(sz);
+  strides = std::move(st);
+  refreshMetadata();
+}
+
+void TensorImpl::refreshMetadata() {
+  numel = 1;
+  for (int64_t s : sizes) numel *= s;
+  // c10's compute_contiguous: size-1 dims may have any stride; empty tensors are contiguous.
+  isContiguous = true;
+  if (numel == 0) return;
+  int64_t expected = 1;
+  for (size_t i = sizes.size(); i-- > 0;) {
+    if (sizes[i] == 1) continue;
+    if (strides[i] != expected) {
+      isContiguous = false;
+      return;
+    }
+    expected *= sizes[i];
+  }
+}
+
+// ---------------------------------------------------------------- creation
+
+Tensor Tensor::empty(const IntArray& sizes, ScalarType dtype) {
+  int64_t n = checkedNumel(sizes);
+  size_t item = elementSize(dtype);
+  KD_CHECK(n <= std::numeric_limits<int64_t>::max() / static_cast<int64_t>(item), "numel overflow for sizes {}", arrayStr(sizes));
+  auto storage = makeIntrusive<StorageImpl>(static_cast<size_t>(n) * item);
+  return Tensor(makeIntrusive<TensorImpl>(std::move(storage), dtype, sizes, contiguousStrides(sizes), 0));
+}
+
+Tensor Tensor::emptyStrided(const IntArray& sizes, const IntArray& strides, ScalarType dtype) {
+  KD_CHECK(sizes.size() == strides.size(), "mismatch in length of strides and shape");
+  checkedNumel(sizes);
+  for (int64_t s : strides) KD_CHECK(s >= 0, "as_strided: Negative strides are not supported at the moment, got strides: {}", arrayStr(strides));
+  int64_t bytes = requiredBytes(sizes, strides, 0, elementSize(dtype));
+  auto storage = makeIntrusive<StorageImpl>(static_cast<size_t>(bytes));
+  return Tensor(makeIntrusive<TensorImpl>(std::move(storage), dtype, sizes, strides, 0));
+}
+
+Tensor Tensor::zeros(const IntArray& sizes, ScalarType dtype) {
+  Tensor t = empty(sizes, dtype);
+  std::memset(t.data_ptr(), 0, t.nbytes());
+  return t;
+}
+
+Tensor Tensor::full(const IntArray& sizes, const Scalar& value, ScalarType dtype) {
+  Tensor t = empty(sizes, dtype);
+  t.fill_(value);
+  return t;
+}
+
+Tensor Tensor::scalarTensor(const Scalar& s, ScalarType dtype) {
+  if (dtype == ScalarType::Undefined) {
+    dtype = s.isFloatingPoint() ? ScalarType::Float : s.isBoolean() ? ScalarType::Bool : ScalarType::Long;
+  }
+  Tensor t = empty({}, dtype);
+  t.fill_(s);
+  return t;
+}
+
+template <class T>
+Tensor Tensor::fromVector(const std::vector<T>& values, ScalarType dtype) {
+  constexpr ScalarType src = scalarTypeOf<T>();
+  Tensor t = empty({static_cast<int64_t>(values.size())}, src);
+  T* p = t.data_ptr<T>();
+  for (size_t i = 0; i < values.size(); ++i) p[i] = values[i];
+  return dtype == src || dtype == ScalarType::Undefined ? t : t.to(dtype);
+}
+template Tensor Tensor::fromVector<float>(const std::vector<float>&, ScalarType);
+template Tensor Tensor::fromVector<double>(const std::vector<double>&, ScalarType);
+template Tensor Tensor::fromVector<Half>(const std::vector<Half>&, ScalarType);
+template Tensor Tensor::fromVector<BFloat16>(const std::vector<BFloat16>&, ScalarType);
+template Tensor Tensor::fromVector<int64_t>(const std::vector<int64_t>&, ScalarType);
+template Tensor Tensor::fromVector<int32_t>(const std::vector<int32_t>&, ScalarType);
+template Tensor Tensor::fromVector<int16_t>(const std::vector<int16_t>&, ScalarType);
+template Tensor Tensor::fromVector<int8_t>(const std::vector<int8_t>&, ScalarType);
+template Tensor Tensor::fromVector<uint8_t>(const std::vector<uint8_t>&, ScalarType);
+template Tensor Tensor::fromVector<bool>(const std::vector<bool>&, ScalarType);
+
+Tensor Tensor::fromStorage(Storage storage, ScalarType dtype, IntArray sizes, IntArray strides, int64_t offset) {
+  KD_CHECK(storage, "fromStorage: null storage");
+  elementSize(dtype);  // rejects Undefined
+  checkInBounds(storage, dtype, sizes, strides, offset);
+  return Tensor(makeIntrusive<TensorImpl>(std::move(storage), dtype, std::move(sizes), std::move(strides), offset));
+}
+
+// ---------------------------------------------------------------- metadata
+
+int64_t Tensor::size(int64_t d) const {
+  if (dim() == 0) {
+    wrapDim(d, 0);
+    throw RuntimeError("dimension specified as 0 but tensor has no dimensions", "builtins.IndexError");
+  }
+  return impl_->sizes[static_cast<size_t>(wrapDim(d, dim()))];
+}
+
+int64_t Tensor::stride(int64_t d) const {
+  if (dim() == 0) {
+    wrapDim(d, 0);
+    throw RuntimeError("dimension specified as 0 but tensor has no dimensions", "builtins.IndexError");
+  }
+  return impl_->strides[static_cast<size_t>(wrapDim(d, dim()))];
+}
+
+std::string Tensor::sizesStr() const { return arrayStr(sizes()); }
+
+// ---------------------------------------------------------------- views
+
+Tensor Tensor::as_strided(const IntArray& sizes, const IntArray& strides, int64_t offset) const {
+  checkInBounds(impl_->storage, dtype(), sizes, strides, offset);
+  auto impl = makeIntrusive<TensorImpl>(impl_->storage, dtype(), sizes, strides, offset);
+  impl->requiresGrad = impl_->requiresGrad;
+  return Tensor(std::move(impl));
+}
+
+Tensor Tensor::alias() const {
+  auto impl = makeIntrusive<TensorImpl>(impl_->storage, dtype(), sizes(), strides(), storage_offset());
+  return Tensor(std::move(impl));
+}
+
+Tensor Tensor::view(const IntArray& shapeIn) const {
+  IntArray shape = inferViewShape(shapeIn, numel());
+  auto strides = computeStride(sizes(), this->strides(), shape);
+  KD_CHECK(strides.has_value(),
+           "view size is not compatible with input tensor's size and stride (at least one dimension spans across "
+           "two contiguous subspaces). Use .reshape(...) instead.");
+  return Tensor(makeIntrusive<TensorImpl>(impl_->storage, dtype(), std::move(shape), std::move(*strides), storage_offset()));
+}
+
+Tensor Tensor::reshape(const IntArray& shapeIn) const {
+  IntArray shape = inferViewShape(shapeIn, numel());
+  if (auto strides = computeStride(sizes(), this->strides(), shape)) {
+    return Tensor(makeIntrusive<TensorImpl>(impl_->storage, dtype(), std::move(shape), std::move(*strides), storage_offset()));
+  }
+  return clone().view(shape);
+}
+
+Tensor Tensor::select(int64_t d, int64_t index) const {
+  KD_CHECK_INDEX(dim() > 0, "select() cannot be applied to a 0-dim tensor.");
+  d = wrapDim(d, dim());
+  int64_t size = sizes()[d];
+  KD_CHECK_INDEX(index >= -size && index < size, "select(): index {} out of range for tensor of size {} at dimension {}",
+                 index, sizesStr(), d);
+  if (index < 0) index += size;
+  IntArray sz = sizes(), st = strides();
+  int64_t offset = storage_offset() + index * st[d];
+  sz.erase(sz.begin() + d);
+  st.erase(st.begin() + d);
+  return Tensor(makeIntrusive<TensorImpl>(impl_->storage, dtype(), std::move(sz), std::move(st), offset));
+}
+
+Tensor Tensor::slice(int64_t d, int64_t start, int64_t end, int64_t step) const {
+  KD_CHECK_INDEX(dim() > 0, "slice() cannot be applied to a 0-dim tensor.");
+  d = wrapDim(d, dim());
+  KD_CHECK(step > 0, "slice step must be positive");
+  int64_t size = sizes()[d];
+  if (start < 0) start += size;
+  if (end < 0) end += size;
+  start = std::clamp<int64_t>(start, 0, size);
+  end = std::clamp<int64_t>(end, 0, size);
+  if (end < start) end = start;
+  IntArray sz = sizes(), st = strides();
+  int64_t offset = storage_offset() + start * st[d];
+  sz[d] = (end - start + step - 1) / step;
+  st[d] *= step;
+  return Tensor(makeIntrusive<TensorImpl>(impl_->storage, dtype(), std::move(sz), std::move(st), offset));
+}
+
+Tensor Tensor::narrow(int64_t d, int64_t start, int64_t length) const {
+  KD_CHECK(dim() > 0, "narrow() cannot be applied to a 0-dim tensor.");
+  d = wrapDim(d, dim());
+  KD_CHECK(length >= 0, "narrow(): length must be non-negative.");
+  int64_t size = sizes()[d];
+  KD_CHECK(start >= -size && start <= size, "start out of range (expected to be in range of [{}, {}], but got {})", -size,
+           size, start);
+  if (start < 0) start += size;
+  KD_CHECK(start <= size - length, "start ({}) + length ({}) exceeds dimension size ({}).", start, length, size);
+  return slice(d, start, start + length, 1);
+}
+
+Tensor Tensor::transpose(int64_t d0, int64_t d1) const {
+  int64_t n = dim();
+  d0 = wrapDim(d0, n);
+  d1 = wrapDim(d1, n);
+  if (n == 0) return alias();
+  IntArray sz = sizes(), st = strides();
+  std::swap(sz[d0], sz[d1]);
+  std::swap(st[d0], st[d1]);
+  return Tensor(makeIntrusive<TensorImpl>(impl_->storage, dtype(), std::move(sz), std::move(st), storage_offset()));
+}
+
+Tensor Tensor::permute(const IntArray& dims) const {
+  int64_t n = dim();
+  KD_CHECK(static_cast<int64_t>(dims.size()) == n,
+           "permute(sparse_coo): number of dimensions in the tensor input does not match the length of the desired "
+           "ordering of dimensions i.e. input.dim() = {} is not equal to len(dims) = {}",
+           n, dims.size());
+  IntArray sz(n), st(n);
+  std::vector<bool> seen(n, false);
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t d = wrapDim(dims[i], n);
+    KD_CHECK(!seen[d], "permute(): duplicate dims are not allowed.");
+    seen[d] = true;
+    sz[i] = sizes()[d];
+    st[i] = strides()[d];
+  }
+  return Tensor(makeIntrusive<TensorImpl>(impl_->storage, dtype(), std::move(sz), std::move(st), storage_offset()));
+}
+
+Tensor Tensor::unsqueeze(int64_t d) const {
+  d = wrapDim(d, dim() + 1);
+  IntArray sz = sizes(), st = strides();
+  int64_t newStride = d >= dim() ? 1 : sz[d] * st[d];
+  sz.insert(sz.begin() + d, 1);
+  st.insert(st.begin() + d, newStride);
+  return Tensor(makeIntrusive<TensorImpl>(impl_->storage, dtype(), std::move(sz), std::move(st), storage_offset()));
+}
+
+Tensor Tensor::squeeze(int64_t d) const {
+  d = wrapDim(d, dim());
+  if (dim() == 0 || sizes()[d] != 1) return alias();
+  IntArray sz = sizes(), st = strides();
+  sz.erase(sz.begin() + d);
+  st.erase(st.begin() + d);
+  return Tensor(makeIntrusive<TensorImpl>(impl_->storage, dtype(), std::move(sz), std::move(st), storage_offset()));
+}
+
+Tensor Tensor::squeeze() const {
+  IntArray sz, st;
+  for (int64_t i = 0; i < dim(); ++i) {
+    if (sizes()[i] == 1) continue;
+    sz.push_back(sizes()[i]);
+    st.push_back(strides()[i]);
+  }
+  return Tensor(makeIntrusive<TensorImpl>(impl_->storage, dtype(), std::move(sz), std::move(st), storage_offset()));
+}
+
+Tensor Tensor::expand(const IntArray& target) const {
+  int64_t n = dim();
+  int64_t m = static_cast<int64_t>(target.size());
+  KD_CHECK(m >= n,
+           "expand({}Tensor{{{}}}, size={}): the number of sizes provided ({}) must be greater or equal to the number of "
+           "dimensions in the tensor ({})",
+           std::string("torch.") + scalarTypeName(dtype()), sizesStr(), arrayStr(target), m, n);
+  IntArray sz(m), st(m);
+  for (int64_t i = m - 1; i >= 0; --i) {
+    int64_t offset = n - m + i;
+    int64_t size = offset >= 0 ? sizes()[offset] : 1;
+    int64_t stride = offset >= 0 ? strides()[offset] : (i + 1 < m ? sz[i + 1] * st[i + 1] : 1);
+    int64_t t = target[i];
+    if (t == -1) {
+      KD_CHECK(offset >= 0, "The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension {}", i);
+      t = size;
+    }
+    if (size != t) {
+      KD_CHECK(size == 1,
+               "The expanded size of the tensor ({}) must match the existing size ({}) at non-singleton dimension {}.  "
+               "Target sizes: {}.  Tensor sizes: {}",
+               t, size, i, arrayStr(target), sizesStr());
+      KD_CHECK(t >= 0, "Trying to create tensor with negative dimension {}: {}", t, arrayStr(target));
+      stride = 0;
+    }
+    sz[i] = t;
+    st[i] = stride;
+  }
+  return Tensor(makeIntrusive<TensorImpl>(impl_->storage, dtype(), std::move(sz), std::move(st), storage_offset()));
+}
+
+Tensor Tensor::flatten(int64_t startDim, int64_t endDim) const {
+  if (dim() == 0) return reshape({1});
+  startDim = wrapDim(startDim, dim());
+  endDim = wrapDim(endDim, dim());
+  KD_CHECK(startDim <= endDim, "flatten() has invalid args: start_dim cannot come after end_dim");
+  if (startDim == endDim) return *this;
+  IntArray shape;
+  for (int64_t i = 0; i < startDim; ++i) shape.push_back(sizes()[i]);
+  int64_t prod = 1;
+  for (int64_t i = startDim; i <= endDim; ++i) prod *= sizes()[i];
+  shape.push_back(prod);
+  for (int64_t i = endDim + 1; i < dim(); ++i) shape.push_back(sizes()[i]);
+  return reshape(shape);
+}
+
+// ---------------------------------------------------------------- copies
+
+Tensor Tensor::contiguous() const { return is_contiguous() ? *this : clone(); }
+
+Tensor Tensor::clone() const {
+  Tensor out = empty(sizes(), dtype());
+  out.copy_(*this);
+  return out;
+}
+
+Tensor Tensor::to(ScalarType t, bool copy) const {
+  if (t == dtype() && !copy) return *this;
+  Tensor out = empty(sizes(), t);
+  out.copy_(*this);
+  return out;
+}
+
+Tensor& Tensor::copy_(const Tensor& src) {
+  KD_CHECK(defined() && src.defined(), "copy_(): expected defined tensors");
+  if (is_same(src)) return *this;
+  if (numel() == 0) return *this;
+  if (sizes() == src.sizes() && dtype() == src.dtype() && is_contiguous() && src.is_contiguous()) {
+    char* d = static_cast<char*>(data_ptr());
+    const char* s = static_cast<const char*>(src.data_ptr());
+    size_t n = nbytes();
+    if (d == s) return *this;
+    if (n >= (1u << 20) && omp_get_max_threads() > 1 && !omp_in_parallel()) {
+#pragma omp parallel
+      {
+        size_t nt = static_cast<size_t>(omp_get_num_threads()), t = static_cast<size_t>(omp_get_thread_num());
+        size_t chunk = (n + nt - 1) / nt;
+        size_t b = std::min(n, chunk * t), e = std::min(n, b + chunk);
+        if (b < e) std::memcpy(d + b, s + b, e - b);
+      }
+    } else {
+      std::memmove(d, s, n);
+    }
+    return *this;
+  }
+  Tensor s = src.sizes() == sizes() ? src : src.expand(sizes());
+  // Overlapping storage (e.g. x.copy_(x.t())): copy through a temporary.
+  if (s.storage().get() == storage().get()) s = s.clone();
+  copyStrided(*this, s);
+  return *this;
+}
+
+Tensor& Tensor::fill_(const Scalar& value) {
+  dispatchAllTypes(dtype(), "fill_", [&](auto tag) {
+    using T = decltype(tag);
+    T v;
+    if constexpr (std::is_same_v<T, bool>) {
+      v = value.toBool();
+    } else if constexpr (std::is_integral_v<T>) {
+      if (value.isFloatingPoint()) {
+        double d = value.toDouble();
+        KD_CHECK(std::isfinite(d) && d >= static_cast<double>(std::numeric_limits<T>::lowest()) &&
+                     d <= static_cast<double>(std::numeric_limits<T>::max()),
+                 "value cannot be converted to type {} without overflow", scalarTypeName(dtype()));
+        v = static_cast<T>(d);
+      } else {
+        int64_t i = value.toLong();
+        KD_CHECK(i >= static_cast<int64_t>(std::numeric_limits<T>::lowest()) &&
+                     (std::is_same_v<T, int64_t> || i <= static_cast<int64_t>(std::numeric_limits<T>::max())),
+                 "value cannot be converted to type {} without overflow", scalarTypeName(dtype()));
+        v = static_cast<T>(i);
+      }
+    } else {
+      v = value.isFloatingPoint() ? T(value.toDouble()) : T(static_cast<double>(value.toLong()));
+    }
+    if (numel() == 0) return;
+    forEachRow(sizes(), strides(), IntArray(sizes().size(), 0), static_cast<char*>(data_ptr()),
+               reinterpret_cast<const char*>(&v), sizeof(T), sizeof(T),
+               [](char* dp, const char* sp, int64_t n, int64_t dstr, int64_t) {
+                 T* d = reinterpret_cast<T*>(dp);
+                 T x = *reinterpret_cast<const T*>(sp);
+                 if (dstr == 1) std::fill(d, d + n, x);
+                 else for (int64_t i = 0; i < n; ++i) d[i * dstr] = x;
+               });
+  });
+  return *this;
+}
+
+Scalar Tensor::item() const {
+  KD_CHECK(numel() == 1, "a Tensor with {} elements cannot be converted to Scalar", numel());
+  return dispatchAllTypes(dtype(), "item", [&](auto tag) -> Scalar {
+    using T = decltype(tag);
+    T v = *data_ptr<T>();
+    if constexpr (std::is_same_v<T, bool>) return Scalar(v);
+    else if constexpr (std::is_integral_v<T>) return Scalar(static_cast<int64_t>(v));
+    else return Scalar(static_cast<double>(v));
+  });
+}
+
+double Tensor::doubleAt(int64_t flatIndex) const {
+  KD_CHECK_INDEX(flatIndex >= 0 && flatIndex < numel(), "index {} is out of bounds for a tensor with {} elements", flatIndex, numel());
+  int64_t offset = 0, r = flatIndex;
+  for (int64_t d = dim() - 1; d >= 0; --d) {
+    offset += (r % sizes()[d]) * strides()[d];
+    r /= sizes()[d];
+  }
+  return dispatchAllTypes(dtype(), "doubleAt", [&](auto tag) -> double {
+    using T = decltype(tag);
+    const T* p = static_cast<const T*>(data_ptr());
+    if constexpr (std::is_same_v<T, bool>) return p[offset] ? 1.0 : 0.0;
+    else return static_cast<double>(p[offset]);
+  });
+}
+
+// ---------------------------------------------------------------- IValue helpers
+
+std::vector<Tensor> IValue::toTensorVector() const {
+  const auto& l = toListRef();
+  std::vector<Tensor> out;
+  out.reserve(l.elements.size());
+  for (const auto& e : l.elements) out.push_back(e.toTensor());
+  return out;
+}
+
+}  // namespace kindling

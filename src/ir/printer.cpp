@@ -64,8 +64,8 @@ static std::string tensorAttrString(const Tensor& t) {
   if (!t.defined()) return "None";
   if (t.numel() == 1) {
     Scalar s = t.item();
-    if (s.isFloatingPoint()) return "{" + shortDouble(s.toDouble()) + "}";
-    return "{" + std::to_string(s.toLong()) + "}";
+    if (s.isFloatingPoint()) return fmt::format("{{{}}}", shortDouble(s.toDouble()));
+    return fmt::format("{{{}}}", s.toLong());
   }
   return "<Tensor>";
 }

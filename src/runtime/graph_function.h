@@ -1,7 +1,14 @@
 // GraphFunction: a TorchScript function or method compiled to a Graph. On first run (or eagerly via
-// ensureOptimized(), which load() calls) the graph goes through the inference passes and is compiled
-// to interpreter Code; later calls run the Code directly.
+// code(), which load() may call) the graph goes through the inference passes (passes/pipeline.h: calls
+// to other GraphFunctions are inlined) and is compiled to interpreter Code; later calls run the Code
+// directly (one atomic load on the fast path).
+//
+// Bodies are emitted lazily by the creator callback (functions are declared before their bodies so
+// methods can call each other in any order). A body that needs itself while being emitted, or a call
+// cycle found while inlining, is reported as CompileError "recursive calls are not supported"
+// (TorchScript has no recursion). All lazy steps are thread-safe.
 #pragma once
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -16,23 +23,33 @@ class Code;  // runtime/interpreter.h
 class GraphFunction : public Function {
  public:
   /// `graph` may be filled later (functions are created before their bodies are emitted, so that
-  /// recursive references between methods resolve); `creator` emits the body on demand.
+  /// recursive references between methods resolve); `creator` emits the body on demand. When `graph` is
+  /// null an empty Graph is created for the creator to fill.
   GraphFunction(std::string qualname, std::shared_ptr<Graph> graph, std::function<void(GraphFunction&)> creator = nullptr);
   ~GraphFunction() override;
   const std::string& qualname() const override { return qualname_; }
   const std::string& name() const override { return name_; }
+  /// The schema set with setSchema, or one derived from the graph's inputs/outputs (argument names from
+  /// the inputs' debug names without ".N" suffixes).
   const FunctionSchema& getSchema() const override;
   void setSchema(FunctionSchema s) { schema_ = std::make_unique<FunctionSchema>(std::move(s)); }
+  /// Runs the compiled code (compiling it first if needed). Arguments (self first for methods) are on
+  /// the stack; the single return value is pushed.
   void run(Stack& stack) override;
 
   /// The graph as emitted (before optimization); emits the body first if needed.
   std::shared_ptr<Graph> graph();
+  /// The graph without triggering emission (for creators filling it in).
+  const std::shared_ptr<Graph>& graphUnchecked() const { return graph_; }
   /// Emits the body if it has not been emitted yet (compile errors surface here).
   void ensureDefined();
+  bool isDefined() const { return defined_; }
   /// Runs the inference passes and compiles the interpreter Code (idempotent, thread-safe).
   Code& code();
-  /// The graph the interpreter runs (after passes).
+  /// The graph the interpreter runs (after passes; calls to GraphFunctions inlined).
   std::shared_ptr<Graph> optimizedGraph();
+  /// Drops the optimized graph and code (e.g. after the module's methods changed); next run recompiles.
+  void invalidate();
 
  private:
   std::string qualname_;
@@ -40,10 +57,13 @@ class GraphFunction : public Function {
   std::shared_ptr<Graph> graph_;
   std::shared_ptr<Graph> optimizedGraph_;
   std::function<void(GraphFunction&)> creator_;
-  std::unique_ptr<FunctionSchema> schema_;
+  mutable std::unique_ptr<FunctionSchema> schema_;
   std::unique_ptr<Code> code_;
-  std::once_flag codeOnce_;
-  bool defining_ = false;  // recursion detection
+  std::atomic<Code*> codePtr_{nullptr};
+  mutable std::recursive_mutex mu_;
+  bool defined_ = false;
+  bool defining_ = false;    // recursion detection while emitting
+  bool optimizing_ = false;  // recursion detection while inlining
 };
 
 }  // namespace kindling

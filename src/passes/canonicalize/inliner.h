@@ -1,0 +1,19 @@
+// Inliner (torch/csrc/jit/passes/inliner.h): replaces prim::CallFunction and prim::CallMethod nodes whose
+// callee is a TorchScript graph by a copy of that graph, so the interpreter pays no per-call overhead
+// (PyTorch's `inlined_graph` is the reference output). Methods are resolved on the ClassType of the
+// call's first input; calls on interface types and on callees without a graph stay calls.
+#pragma once
+#include "ir/ir.h"
+#include "passes/pipeline.h"
+
+namespace kindling {
+
+/// Inlines every eligible call in the graph (nested blocks included). `calleeGraph` returns the graph to
+/// inline (it is not modified) or nullptr to keep the call.
+void inlineCalls(Graph& graph, const CalleeGraphFn& calleeGraph);
+
+/// Inlines one call node: `callee`'s graph inputs bind to the call's arguments (for CallFunction, the
+/// inputs after the function constant). Returns the values that replaced the call's outputs.
+std::vector<Value*> inlineCallTo(Node* call, const Graph& callee);
+
+}  // namespace kindling

@@ -1,0 +1,16 @@
+// The inference pass pipeline (see passes/pipeline.h).
+#include "passes/pipeline.h"
+
+#include "passes/canonicalize/constant_propagation.h"
+#include "passes/canonicalize/dead_code_elimination.h"
+#include "passes/canonicalize/inliner.h"
+
+namespace kindling {
+
+void runInferencePasses(Graph& graph, const PassContext& ctx) {
+  if (ctx.calleeGraph) inlineCalls(graph, ctx.calleeGraph);
+  propagateConstants(graph);
+  eliminateDeadCode(graph);
+}
+
+}  // namespace kindling

@@ -1,0 +1,25 @@
+// The inference pass pipeline GraphFunction::code() runs once per function before compiling it for the
+// interpreter: inline calls to TorchScript functions and methods, fold constants, remove dead code.
+// (PyTorch's executor does this and more on its first run; Kindling does it at load so there is no
+// warm-up cliff.)
+#pragma once
+#include <functional>
+#include <memory>
+
+#include "core/function.h"
+#include "ir/ir.h"
+
+namespace kindling {
+
+/// Returns the graph to inline for a callee (already optimized), or nullptr when the callee must stay a
+/// call (builtins, functions that are not TorchScript graphs). May throw CompileError (recursion).
+using CalleeGraphFn = std::function<std::shared_ptr<Graph>(Function*)>;
+
+struct PassContext {
+  CalleeGraphFn calleeGraph;  // empty: no inlining
+};
+
+/// Inliner, constant propagation, dead code elimination, in that order. Modifies `graph` in place.
+void runInferencePasses(Graph& graph, const PassContext& ctx = {});
+
+}  // namespace kindling

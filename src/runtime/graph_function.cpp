@@ -1,0 +1,115 @@
+// GraphFunction (see runtime/graph_function.h).
+#include "runtime/graph_function.h"
+
+#include "passes/pipeline.h"
+#include "runtime/interpreter.h"
+
+namespace kindling {
+
+GraphFunction::GraphFunction(std::string qualname, std::shared_ptr<Graph> graph,
+                             std::function<void(GraphFunction&)> creator)
+    : qualname_(std::move(qualname)), graph_(std::move(graph)), creator_(std::move(creator)) {
+  auto dot = qualname_.find_last_of('.');
+  name_ = dot == std::string::npos ? qualname_ : qualname_.substr(dot + 1);
+  if (!graph_) graph_ = std::make_shared<Graph>();
+  defined_ = creator_ == nullptr;
+}
+
+GraphFunction::~GraphFunction() = default;
+
+static std::string stripSuffix(const std::string& n) {
+  auto dot = n.find_last_of('.');
+  if (dot == std::string::npos || dot + 1 == n.size()) return n;
+  for (size_t i = dot + 1; i < n.size(); ++i)
+    if (n[i] < '0' || n[i] > '9') return n;
+  return n.substr(0, dot);
+}
+
+const FunctionSchema& GraphFunction::getSchema() const {
+  std::lock_guard<std::recursive_mutex> g(mu_);
+  if (!schema_) {
+    auto s = std::make_unique<FunctionSchema>();
+    s->name = qualname_;
+    for (Value* v : graph_->inputs()) {
+      Argument a;
+      a.name = v->hasDebugName() ? stripSuffix(v->debugName()) : "";
+      a.type = v->type() ? v->type() : TensorType();
+      s->arguments.push_back(std::move(a));
+    }
+    for (Value* v : graph_->outputs()) {
+      Argument a;
+      a.type = v->type() ? v->type() : TensorType();
+      s->returns.push_back(std::move(a));
+    }
+    schema_ = std::move(s);
+  }
+  return *schema_;
+}
+
+void GraphFunction::ensureDefined() {
+  if (defined_) return;
+  std::lock_guard<std::recursive_mutex> g(mu_);
+  if (defined_) return;
+  if (defining_) throw CompileError("recursive calls are not supported (in " + qualname_ + ")", SourceRange());
+  defining_ = true;
+  try {
+    creator_(*this);
+  } catch (...) {
+    defining_ = false;
+    // Start again from an empty graph if the body is requested again.
+    graph_ = std::make_shared<Graph>();
+    throw;
+  }
+  defining_ = false;
+  defined_ = true;
+}
+
+std::shared_ptr<Graph> GraphFunction::graph() {
+  ensureDefined();
+  return graph_;
+}
+
+std::shared_ptr<Graph> GraphFunction::optimizedGraph() {
+  std::lock_guard<std::recursive_mutex> g(mu_);
+  if (optimizedGraph_) return optimizedGraph_;
+  ensureDefined();
+  if (optimizing_) throw CompileError("recursive calls are not supported (in " + qualname_ + ")", SourceRange());
+  optimizing_ = true;
+  try {
+    std::shared_ptr<Graph> copy = graph_->copy();
+    PassContext ctx;
+    ctx.calleeGraph = [](Function* f) -> std::shared_ptr<Graph> {
+      auto* gf = dynamic_cast<GraphFunction*>(f);
+      return gf ? gf->optimizedGraph() : nullptr;
+    };
+    runInferencePasses(*copy, ctx);
+    optimizedGraph_ = std::move(copy);
+  } catch (...) {
+    optimizing_ = false;
+    throw;
+  }
+  optimizing_ = false;
+  return optimizedGraph_;
+}
+
+Code& GraphFunction::code() {
+  if (Code* c = codePtr_.load(std::memory_order_acquire)) return *c;
+  std::lock_guard<std::recursive_mutex> g(mu_);
+  if (!code_) {
+    std::shared_ptr<Graph> og = optimizedGraph();
+    code_ = std::make_unique<Code>(og, qualname_);
+    codePtr_.store(code_.get(), std::memory_order_release);
+  }
+  return *code_;
+}
+
+void GraphFunction::invalidate() {
+  std::lock_guard<std::recursive_mutex> g(mu_);
+  codePtr_.store(nullptr, std::memory_order_release);
+  code_.reset();
+  optimizedGraph_.reset();
+}
+
+void GraphFunction::run(Stack& stack) { code().run(stack); }
+
+}  // namespace kindling

@@ -37,8 +37,9 @@ def read_record(src, rel):
         return z.read(f"{top}/{rel}")
 
 
-def check_error(res, codes, *patterns):
-    """Exit code in `codes`, a message on stderr whose first line matches every regex in `patterns`."""
+def check_error(res, codes, *patterns, anywhere=()):
+    """Exit code in `codes`, a message on stderr whose first line matches every regex in `patterns` and
+    whose whole text matches every regex in `anywhere` (e.g. the file or record where the error is)."""
     assert_no_crash(res)
     assert res.returncode in codes, f"expected exit code in {codes}\n{res.describe()}"
     err = res.stderr.strip()
@@ -46,6 +47,8 @@ def check_error(res, codes, *patterns):
     first = err.splitlines()[0]
     for pat in patterns:
         assert re.search(pat, first, re.I), f"first stderr line lacks /{pat}/: {first!r}\n{res.describe()}"
+    for pat in anywhere:
+        assert re.search(pat, err, re.I), f"stderr lacks /{pat}/\n{res.describe()}"
     assert "terminate called" not in err and "internal assert" not in err.lower(), res.describe()
 
 
@@ -98,7 +101,7 @@ def test_pickle_bad_opcode(run_kindling, tmp_path, base, base_input):
 
 def test_missing_data_record(run_kindling, tmp_path, base, base_input):
     bad = rewrite_archive(base, tmp_path / "missing_record.pt", drop={"data/0"})
-    check_error(run_kindling("run", bad, "--input", base_input), {1}, r"data/0")
+    check_error(run_kindling("run", bad, "--input", base_input), {1}, r"data/0", anywhere=["missing_record.pt"])
 
 
 def test_global_outside_allow_list(run_kindling, tmp_path, base, base_input):
@@ -108,7 +111,7 @@ def test_global_outside_allow_list(run_kindling, tmp_path, base, base_input):
                + f"touch {marker}".encode() + b"\x85R.")
     bad = rewrite_archive(base, tmp_path / "evil_global.pt", replace={"data.pkl": payload})
     res = run_kindling("run", bad, "--input", base_input)
-    check_error(res, {1}, r"os", r"system")
+    check_error(res, {1}, r"os", r"system", anywhere=["data.pkl"])
     assert not marker.exists(), "the unpickler ran os.system!"
 
 
@@ -123,7 +126,17 @@ def test_unknown_operator(run_kindling, tmp_path, base, base_input):
                     replace[rel] = src.replace("torch.linear(", "torch.not_a_real_op(").encode()
     assert replace, "fixture has no torch.linear call to edit"
     bad = rewrite_archive(base, tmp_path / "unknown_op.pt", replace=replace)
-    check_error(run_kindling("run", bad, "--input", base_input), {1}, "not_a_real_op")
+    # Where: the code file (code/__torch__/torch/nn/modules/linear.py) or the class in it.
+    check_error(run_kindling("run", bad, "--input", base_input), {1}, "not_a_real_op", anywhere=[r"linear"])
+
+
+def test_syntax_error_in_code(run_kindling, tmp_path, base, base_input):
+    rel = "code/__torch__/torch/nn/modules/linear.py"
+    src = read_record(base, rel).decode()
+    bad_src = src.replace("    return torch.linear(", "    return torch.linear((", 1)
+    assert bad_src != src
+    bad = rewrite_archive(base, tmp_path / "syntax_error.pt", replace={rel: bad_src.encode()})
+    check_error(run_kindling("run", bad, "--input", base_input), {1}, anywhere=[r"linear", r"<--- HERE|line \d+"])
 
 
 def test_unsupported_version_record(run_kindling, tmp_path, base, base_input):

@@ -11,6 +11,7 @@
 // Printing (ir/printer.h) follows PyTorch's textual format so graphs diff against print(fn.graph).
 #pragma once
 #include <functional>
+#include <iterator>
 #include <list>
 #include <memory>
 #include <optional>
@@ -197,6 +198,12 @@ class Block {
   /// when using `for (auto it = b->begin(); it != b->end();) { Node* n = *it++; ... }`.
   class iterator {
    public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = Node*;
+    using difference_type = std::ptrdiff_t;
+    using pointer = Node* const*;
+    using reference = Node*;
+    iterator() : n_(nullptr) {}
     explicit iterator(Node* n) : n_(n) {}
     Node* operator*() const { return n_; }
     iterator& operator++() { n_ = n_->next(); return *this; }

@@ -5,6 +5,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <new>
@@ -396,18 +397,14 @@ Tensor Tensor::fromStorage(Storage storage, ScalarType dtype, IntArray sizes, In
 // ---------------------------------------------------------------- metadata
 
 int64_t Tensor::size(int64_t d) const {
-  if (dim() == 0) {
-    wrapDim(d, 0);
-    throw RuntimeError("dimension specified as 0 but tensor has no dimensions", "builtins.IndexError");
-  }
+  if (dim() == 0)
+    throw RuntimeError(fmt::format("Dimension specified as {} but tensor has no dimensions", d), "builtins.IndexError");
   return impl_->sizes[static_cast<size_t>(wrapDim(d, dim()))];
 }
 
 int64_t Tensor::stride(int64_t d) const {
-  if (dim() == 0) {
-    wrapDim(d, 0);
-    throw RuntimeError("dimension specified as 0 but tensor has no dimensions", "builtins.IndexError");
-  }
+  if (dim() == 0)
+    throw RuntimeError(fmt::format("Dimension specified as {} but tensor has no dimensions", d), "builtins.IndexError");
   return impl_->strides[static_cast<size_t>(wrapDim(d, dim()))];
 }
 
@@ -478,12 +475,10 @@ Tensor Tensor::slice(int64_t d, int64_t start, int64_t end, int64_t step) const 
 Tensor Tensor::narrow(int64_t d, int64_t start, int64_t length) const {
   KD_CHECK(dim() > 0, "narrow() cannot be applied to a 0-dim tensor.");
   d = wrapDim(d, dim());
-  KD_CHECK(length >= 0, "narrow(): length must be non-negative.");
   int64_t size = sizes()[d];
-  KD_CHECK(start >= -size && start <= size, "start out of range (expected to be in range of [{}, {}], but got {})", -size,
-           size, start);
-  if (start < 0) start += size;
-  KD_CHECK(start <= size - length, "start ({}) + length ({}) exceeds dimension size ({}).", start, length, size);
+  if (start != size) start = wrapDim(start, size);  // start == size (an empty tail) is allowed
+  KD_CHECK(length >= 0 && start <= size - length, "start ({}) + length ({}) exceeds dimension size ({}).", start, length,
+           size);
   return slice(d, start, start + length, 1);
 }
 
@@ -636,29 +631,61 @@ Tensor& Tensor::copy_(const Tensor& src) {
   return *this;
 }
 
+namespace {
+// The C++ type names c10 uses in "value cannot be converted to type X without overflow".
+const char* cTypeName(ScalarType t) {
+  switch (t) {
+    case ScalarType::Byte: return "uint8_t";
+    case ScalarType::Char: return "int8_t";
+    case ScalarType::Short: return "int16_t";
+    case ScalarType::Int: return "int";
+    case ScalarType::Long: return "int64_t";
+    case ScalarType::Half: return "at::Half";
+    case ScalarType::Float: return "float";
+    case ScalarType::Double: return "double";
+    case ScalarType::BFloat16: return "at::BFloat16";
+    default: return "bool";
+  }
+}
+
+// c10::checked_convert: the Scalar converted to T, or RuntimeError when it does not fit (c10::overflows rules:
+// infinities fit floating types; unsigned types accept negative ints down to -max, as in C).
+template <class T>
+T checkedConvert(const Scalar& value, ScalarType dtype) {
+  auto fail = [&] {
+    throw RuntimeError(fmt::format("value cannot be converted to type {} without overflow", cTypeName(dtype)));
+  };
+  if constexpr (std::is_same_v<T, bool>) {
+    return value.toBool();
+  } else if constexpr (std::is_integral_v<T>) {
+    using L = std::numeric_limits<T>;
+    if (value.isFloatingPoint()) {
+      double d = value.toDouble();
+      if (std::isnan(d) || std::isinf(d) || d < static_cast<double>(L::lowest()) || d > static_cast<double>(L::max())) fail();
+      return static_cast<T>(d);
+    }
+    int64_t i = value.toLong();
+    if constexpr (std::is_unsigned_v<T>) {
+      if (i > static_cast<int64_t>(L::max()) || (i < 0 && -i > static_cast<int64_t>(L::max()))) fail();
+    } else if constexpr (!std::is_same_v<T, int64_t>) {
+      if (i < static_cast<int64_t>(L::lowest()) || i > static_cast<int64_t>(L::max())) fail();
+    }
+    return static_cast<T>(i);
+  } else {
+    double d = value.isFloatingPoint() ? value.toDouble() : static_cast<double>(value.toLong());
+    double maxv = std::is_same_v<T, Half> ? 65504.0
+                  : std::is_same_v<T, BFloat16> ? 3.3895313892515355e38
+                  : static_cast<double>(std::numeric_limits<std::conditional_t<std::is_same_v<T, double>, double, float>>::max());
+    if (std::isfinite(d) && std::fabs(d) > maxv) fail();
+    return T(d);
+  }
+}
+}  // namespace
+
 Tensor& Tensor::fill_(const Scalar& value) {
   dispatchAllTypes(dtype(), "fill_", [&](auto tag) {
     using T = decltype(tag);
-    T v;
-    if constexpr (std::is_same_v<T, bool>) {
-      v = value.toBool();
-    } else if constexpr (std::is_integral_v<T>) {
-      if (value.isFloatingPoint()) {
-        double d = value.toDouble();
-        KD_CHECK(std::isfinite(d) && d >= static_cast<double>(std::numeric_limits<T>::lowest()) &&
-                     d <= static_cast<double>(std::numeric_limits<T>::max()),
-                 "value cannot be converted to type {} without overflow", scalarTypeName(dtype()));
-        v = static_cast<T>(d);
-      } else {
-        int64_t i = value.toLong();
-        KD_CHECK(i >= static_cast<int64_t>(std::numeric_limits<T>::lowest()) &&
-                     (std::is_same_v<T, int64_t> || i <= static_cast<int64_t>(std::numeric_limits<T>::max())),
-                 "value cannot be converted to type {} without overflow", scalarTypeName(dtype()));
-        v = static_cast<T>(i);
-      }
-    } else {
-      v = value.isFloatingPoint() ? T(value.toDouble()) : T(static_cast<double>(value.toLong()));
-    }
+    T v = checkedConvert<T>(value, dtype());
     if (numel() == 0) return;
     forEachRow(sizes(), strides(), IntArray(sizes().size(), 0), static_cast<char*>(data_ptr()),
                reinterpret_cast<const char*>(&v), sizeof(T), sizeof(T),

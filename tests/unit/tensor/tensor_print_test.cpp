@@ -9,13 +9,6 @@
 
 using namespace kindling;
 
-namespace {
-Tensor arangeF(int64_t n, ScalarType t = ScalarType::Float) {
-  std::vector<double> v(n);
-  for (int64_t i = 0; i < n; ++i) v[i] = static_cast<double>(i);
-  return Tensor::fromVector(v, t);
-}
-}  // namespace
 
 TEST(TensorPrint, Basic) {
   // repr(torch.tensor([1., 2.]))
@@ -508,4 +501,202 @@ TEST(TensorPrint, OracleAtenStr) {
     SCOPED_TRACE(c.name);
     EXPECT_EQ(IValue(makeCase(c)).printStr(), c.atenStr);
   }
+}
+
+namespace {
+constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+struct ValueCase {
+  const char* name;
+  std::vector<double> values;
+  std::vector<int64_t> shape;
+  ScalarType dtype;
+  const char* repr;
+  const char* atenStr;
+};
+// Generated like kCases (repr(x) and TorchScript str(x) with torch 1.13.1), from explicit values.
+const ValueCase kValueCases[] = {
+  // x = torch.tensor([nan, 1.0, inf, -inf], dtype=torch.float64).to(torch.float32).reshape((4,))
+  {"NanInf", {kNan, 1.0, kInf, -kInf}, {4}, ScalarType::Float,
+      "tensor([nan, 1., inf, -inf])",
+      "nan\n"
+      " 1\n"
+      "inf\n"
+      "-inf\n"
+      "[ CPUFloatType{4} ]"},
+  // x = torch.tensor([nan, 1.25, -inf], dtype=torch.float64).to(torch.float32).reshape((3,))
+  {"NanInfFrac", {kNan, 1.25, -kInf}, {3}, ScalarType::Float,
+      "tensor([   nan, 1.2500,   -inf])",
+      "    nan\n"
+      " 1.2500\n"
+      "   -inf\n"
+      "[ CPUFloatType{3} ]"},
+  // x = torch.tensor([nan, nan], dtype=torch.float64).to(torch.float32).reshape((2,))
+  {"AllNan", {kNan, kNan}, {2}, ScalarType::Float,
+      "tensor([nan, nan])",
+      "nan\n"
+      "nan\n"
+      "[ CPUFloatType{2} ]"},
+  // x = torch.tensor([0.0, 0.0, 0.0], dtype=torch.float64).to(torch.float32).reshape((3,))
+  {"Zeros", {0.0, 0.0, 0.0}, {3}, ScalarType::Float,
+      "tensor([0., 0., 0.])",
+      " 0\n"
+      " 0\n"
+      " 0\n"
+      "[ CPUFloatType{3} ]"},
+  // x = torch.tensor([-0.0, 1.0], dtype=torch.float64).to(torch.float32).reshape((2,))
+  {"NegZero", {-0.0, 1.0}, {2}, ScalarType::Float,
+      "tensor([-0., 1.])",
+      "-0\n"
+      " 1\n"
+      "[ CPUFloatType{2} ]"},
+  // x = torch.tensor([-1e-05, 2.5, 3000.0], dtype=torch.float64).to(torch.float32).reshape((3,))
+  {"SciNeg", {-1e-05, 2.5, 3000.0}, {3}, ScalarType::Float,
+      "tensor([-1.0000e-05,  2.5000e+00,  3.0000e+03])",
+      "-1.0000e-05\n"
+      " 2.5000e+00\n"
+      " 3.0000e+03\n"
+      "[ CPUFloatType{3} ]"},
+  // x = torch.tensor([1.0, 2000.0], dtype=torch.float64).to(torch.float32).reshape((2,))
+  {"IntRatio", {1.0, 2000.0}, {2}, ScalarType::Float,
+      "tensor([1.0000e+00, 2.0000e+03])",
+      "    1\n"
+      " 2000\n"
+      "[ CPUFloatType{2} ]"},
+  // x = torch.tensor([1000000000.0, 0.001], dtype=torch.float64).to(torch.float32).reshape((2,))
+  {"Big", {1000000000.0, 0.001}, {2}, ScalarType::Float,
+      "tensor([1.0000e+09, 1.0000e-03])",
+      " 1.0000e+09\n"
+      " 1.0000e-03\n"
+      "[ CPUFloatType{2} ]"},
+  // x = torch.tensor([7], dtype=torch.float64).to(torch.int64).reshape(())
+  {"Scalar0dInt", {7.0}, {}, ScalarType::Long,
+      "tensor(7)",
+      "7\n"
+      "[ CPULongType{} ]"},
+  // x = torch.tensor([1], dtype=torch.float64).to(torch.bool).reshape(())
+  {"Scalar0dBool", {1.0}, {}, ScalarType::Bool,
+      "tensor(True)",
+      "1\n"
+      "[ CPUBoolType{} ]"},
+  // x = torch.tensor([1.5], dtype=torch.float64).to(torch.float16).reshape(())
+  {"Scalar0dHalf", {1.5}, {}, ScalarType::Half,
+      "tensor(1.5000, dtype=torch.float16)",
+      "1.5\n"
+      "[ CPUHalfType{} ]"},
+  // x = torch.tensor([-0.25], dtype=torch.float64).to(torch.float64).reshape(())
+  {"Scalar0dNeg", {-0.25}, {}, ScalarType::Double,
+      "tensor(-0.2500, dtype=torch.float64)",
+      "-0.25\n"
+      "[ CPUDoubleType{} ]"},
+  // x = torch.tensor([1e-07], dtype=torch.float64).to(torch.float32).reshape(())
+  {"Scalar0dSci", {1e-07}, {}, ScalarType::Float,
+      "tensor(1.0000e-07)",
+      "1e-07\n"
+      "[ CPUFloatType{} ]"},
+  // x = torch.tensor([-500, -463, -426, -389, -352, -315, -278, -241, -204, -167, -130, -93, -56, -19, 18, 55, 92, 129, 166, 203, 240, 277, 314, 351, 388, 425, 462, 499], dtype=torch.float64).to(torch.int32).reshape((28,))
+  {"Int32Long", {-500.0, -463.0, -426.0, -389.0, -352.0, -315.0, -278.0, -241.0, -204.0, -167.0, -130.0, -93.0, -56.0, -19.0, 18.0, 55.0, 92.0, 129.0, 166.0, 203.0, 240.0, 277.0, 314.0, 351.0, 388.0, 425.0, 462.0, 499.0}, {28}, ScalarType::Int,
+      "tensor([-500, -463, -426, -389, -352, -315, -278, -241, -204, -167, -130,  -93,\n"
+      "         -56,  -19,   18,   55,   92,  129,  166,  203,  240,  277,  314,  351,\n"
+      "         388,  425,  462,  499], dtype=torch.int32)",
+      "-500\n"
+      "-463\n"
+      "-426\n"
+      "-389\n"
+      "-352\n"
+      "-315\n"
+      "-278\n"
+      "-241\n"
+      "-204\n"
+      "-167\n"
+      "-130\n"
+      " -93\n"
+      " -56\n"
+      " -19\n"
+      "  18\n"
+      "  55\n"
+      "  92\n"
+      " 129\n"
+      " 166\n"
+      " 203\n"
+      " 240\n"
+      " 277\n"
+      " 314\n"
+      " 351\n"
+      " 388\n"
+      " 425\n"
+      " 462\n"
+      " 499\n"
+      "[ CPUIntType{28} ]"},
+  // x = torch.tensor([123456.5, 1.5], dtype=torch.float64).to(torch.float32).reshape((2,))
+  {"Fixed6", {123456.5, 1.5}, {2}, ScalarType::Float,
+      "tensor([1.2346e+05, 1.5000e+00])",
+      " 1.2346e+05\n"
+      " 1.5000e+00\n"
+      "[ CPUFloatType{2} ]"},
+  // x = torch.tensor([0.001234, 0.0005], dtype=torch.float64).to(torch.float32).reshape((2,))
+  {"Scale", {0.001234, 0.0005}, {2}, ScalarType::Float,
+      "tensor([0.0012, 0.0005])",
+      "0.001 *\n"
+      " 1.2340\n"
+      " 0.5000\n"
+      "[ CPUFloatType{2} ]"},
+  // x = torch.tensor([1e+200, -1e-200, 1.0], dtype=torch.float64).to(torch.float64).reshape((3,))
+  {"Huge", {1e+200, -1e-200, 1.0}, {3}, ScalarType::Double,
+      "tensor([ 1.0000e+200, -1.0000e-200,   1.0000e+00], dtype=torch.float64)",
+      " 1.0000e+200\n"
+      "-1.0000e-200\n"
+      "  1.0000e+00\n"
+      "[ CPUDoubleType{3} ]"},
+  // x = torch.tensor([-1.5, 2.25, 1000.5, -0.125], dtype=torch.float64).to(torch.float32).reshape((2, 2))
+  {"Mat2x2Neg", {-1.5, 2.25, 1000.5, -0.125}, {2, 2}, ScalarType::Float,
+      "tensor([[-1.5000e+00,  2.2500e+00],\n"
+      "        [ 1.0005e+03, -1.2500e-01]])",
+      "   -1.5000     2.2500\n"
+      " 1000.5000    -0.1250\n"
+      "[ CPUFloatType{2,2} ]"},
+  // x = torch.tensor([], dtype=torch.float64).to(torch.float32).reshape((2, 0, 3))
+  {"Empty203", {}, {2, 0, 3}, ScalarType::Float,
+      "tensor([], size=(2, 0, 3))",
+      "[ CPUFloatType{2,0,3} ]"},
+  // x = torch.tensor([], dtype=torch.float64).to(torch.int32).reshape((0,))
+  {"EmptyInt", {}, {0}, ScalarType::Int,
+      "tensor([], dtype=torch.int32)",
+      "[ CPUIntType{0} ]"},
+  // x = torch.tensor([0.0, 1.0001, 2.0002, 3.0003, 4.0004, 5.0005, 6.0006, 7.0007, 8.0008, 9.0009, 10.001, 11.0011, 12.0012, 13.0013, 14.0014, 15.0015, 16.0016, 17.0017, 18.0018, 19.0019, 20.002, 21.0021, 22.0022, 23.002299999999998, 24.0024, 25.0025, 26.0026, 27.0027, 28.0028, 29.0029], dtype=torch.float64).to(torch.float32).reshape((2, 15))
+  {"Wide", {0.0, 1.0001, 2.0002, 3.0003, 4.0004, 5.0005, 6.0006, 7.0007, 8.0008, 9.0009, 10.001, 11.0011, 12.0012, 13.0013, 14.0014, 15.0015, 16.0016, 17.0017, 18.0018, 19.0019, 20.002, 21.0021, 22.0022, 23.002299999999998, 24.0024, 25.0025, 26.0026, 27.0027, 28.0028, 29.0029}, {2, 15}, ScalarType::Float,
+      "tensor([[ 0.0000,  1.0001,  2.0002,  3.0003,  4.0004,  5.0005,  6.0006,  7.0007,\n"
+      "          8.0008,  9.0009, 10.0010, 11.0011, 12.0012, 13.0013, 14.0014],\n"
+      "        [15.0015, 16.0016, 17.0017, 18.0018, 19.0019, 20.0020, 21.0021, 22.0022,\n"
+      "         23.0023, 24.0024, 25.0025, 26.0026, 27.0027, 28.0028, 29.0029]])",
+      "Columns 1 to 8  0.0000   1.0001   2.0002   3.0003   4.0004   5.0005   6.0006   7.0007\n"
+      " 15.0015  16.0016  17.0017  18.0018  19.0019  20.0020  21.0021  22.0022\n"
+      "\n"
+      "Columns 9 to 15  8.0008   9.0009  10.0010  11.0011  12.0012  13.0013  14.0014\n"
+      " 23.0023  24.0024  25.0025  26.0026  27.0027  28.0028  29.0029\n"
+      "[ CPUFloatType{2,15} ]"},
+  // x = torch.tensor([1099511627776, -3, 5], dtype=torch.float64).to(torch.int64).reshape((3,))
+  {"I64Big", {1099511627776.0, -3.0, 5.0}, {3}, ScalarType::Long,
+      "tensor([1099511627776,            -3,             5])",
+      " 1.0995e+12\n"
+      "-3.0000e+00\n"
+      " 5.0000e+00\n"
+      "[ CPULongType{3} ]"},
+};
+}  // namespace
+
+TEST(TensorPrint, OracleEdgeCases) {
+  for (const auto& c : kValueCases) {
+    SCOPED_TRACE(c.name);
+    Tensor x = Tensor::fromVector(c.values, c.dtype).reshape(c.shape);
+    EXPECT_EQ(x.repr(), c.repr);
+    EXPECT_EQ(IValue(x).printStr(), c.atenStr);
+  }
+}
+
+TEST(TensorPrint, RequiresGradSuffix) {
+  // repr(torch.tensor([1., 2.], requires_grad=True))
+  Tensor x = Tensor::fromVector<float>({1.f, 2.f}, ScalarType::Float);
+  x.impl()->requiresGrad = true;
+  EXPECT_EQ(x.repr(), "tensor([1., 2.], requires_grad=True)");
 }

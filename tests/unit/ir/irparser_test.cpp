@@ -1,0 +1,118 @@
+// IR parser: round trips of graphs printed by PyTorch 1.13 (parse → print gives the same text, up to the
+// numbering of unnamed values), types, constants and errors.
+#include "ir/irparser.h"
+
+#include <gtest/gtest.h>
+
+#include <unordered_map>
+
+#include "test_util.h"
+
+namespace kindling {
+namespace {
+
+using testing::canonicalNumbers;
+using testing::readDataFile;
+
+class DummyFunction : public Function {
+ public:
+  explicit DummyFunction(std::string n) : name_(std::move(n)) {}
+  const std::string& qualname() const override { return name_; }
+  const std::string& name() const override { return name_; }
+  const FunctionSchema& getSchema() const override { return schema_; }
+  void run(Stack&) override {}
+ private:
+  std::string name_;
+  FunctionSchema schema_;
+};
+
+struct Classes {
+  std::unordered_map<std::string, TypePtr> types;
+  DummyFunction helper{"helper"};
+  IRParserOptions options() {
+    IRParserOptions o;
+    o.resolveType = [this](const std::string& n) -> TypePtr {
+      auto it = types.find(n);
+      if (it != types.end()) return it->second;
+      if (n.rfind("__torch__.", 0) == 0) return types[n] = ClassType::create(n, true);
+      return nullptr;
+    };
+    o.resolveFunction = [this](const std::string& n) -> Function* { return n == "helper" ? &helper : nullptr; };
+    return o;
+  }
+};
+
+void expectRoundTrip(const std::string& file) {
+  Classes c;
+  std::string text = readDataFile(file);
+  ASSERT_FALSE(text.empty()) << file;
+  auto g = parseIR(text, c.options());
+  EXPECT_EQ(canonicalNumbers(g->toString()), canonicalNumbers(text)) << file;
+}
+
+TEST(IrParserTest, RoundTripConstants) { expectRoundTrip("ir/constants.graph"); }
+TEST(IrParserTest, RoundTripLoops) { expectRoundTrip("ir/loops.graph"); }
+TEST(IrParserTest, RoundTripModule) { expectRoundTrip("ir/module.graph"); }
+TEST(IrParserTest, RoundTripInlinedModule) { expectRoundTrip("ir/module_inlined.graph"); }
+
+TEST(IrParserTest, ConstantsTakeTheOutputType) {
+  auto g = parseIR(R"IR(graph():
+  %b : bool = prim::Constant[value=1]()
+  %f : float = prim::Constant[value=2]()
+  %d : Device = prim::Constant[value="cpu"]()
+  %l : float[] = prim::Constant[value=[1, 2.5]]()
+  %t : (int, float, str) = prim::Constant[value=(1, 2., "s")]()
+  %n : NoneType = prim::Constant()
+  return (%b, %f, %d, %l, %t, %n)
+)IR");
+  const auto& outs = g->outputs();
+  EXPECT_TRUE(outs[0]->constantValue()->toBool());
+  EXPECT_EQ(outs[1]->constantValue()->toDouble(), 2.0);
+  EXPECT_TRUE(outs[2]->constantValue()->isDevice());
+  auto l = outs[3]->constantValue()->toDoubleVector();
+  ASSERT_EQ(l.size(), 2u);
+  EXPECT_EQ(l[0], 1.0);
+  EXPECT_EQ(outs[4]->constantValue()->toTupleRef().elements[1].toDouble(), 2.0);
+  EXPECT_TRUE(outs[5]->constantValue()->isNone());
+}
+
+TEST(IrParserTest, Types) {
+  EXPECT_EQ(parseIRType("int[]")->str(), "int[]");
+  EXPECT_EQ(parseIRType("Tensor?")->str(), "Tensor?");
+  EXPECT_EQ(parseIRType("(int, float, str)")->str(), "(int, float, str)");
+  EXPECT_EQ(parseIRType("Dict(str, int)")->str(), "Dict(str, int)");
+  EXPECT_EQ(parseIRType("List[int]")->str(), "int[]");
+  EXPECT_EQ(parseIRType("Optional[List[Tensor]]")->str(), "Tensor[]?");
+  EXPECT_EQ(parseIRType("Tuple[int, Tensor]")->str(), "(int, Tensor)");
+  EXPECT_EQ(parseIRType("Dict[str, Tensor]")->str(), "Dict(str, Tensor)");
+  EXPECT_EQ(parseIRType("Float(1, 3, strides=[3, 1], requires_grad=0, device=cpu)")->str(), "Tensor");
+  EXPECT_THROW(parseIRType("Frobnicate"), Error);
+}
+
+TEST(IrParserTest, Errors) {
+  try {
+    parseIR("graph(%x : Tensor):\n  %y : Tensor = aten::neg(%z)\n  return (%y)\n");
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("line 2"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("%z"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(parseIR("graph(%x : Tensor):\n  return (%x"), Error);
+  EXPECT_THROW(parseIR("graph(%x : Tensor, %x : Tensor):\n  return (%x)\n"), Error);
+  EXPECT_THROW(parseIR("graph():\n  %a : int = prim::Constant[value=\"unterminated]()\n  return (%a)\n"), Error);
+}
+
+TEST(IrParserTest, FunctionConstantsResolveTheCallee) {
+  Classes c;
+  auto g = parseIR(R"IR(graph(%a : int):
+  %f : Function = prim::Constant[name="helper"]()
+  %r : int = prim::CallFunction(%f, %a)
+  return (%r)
+)IR", c.options());
+  Node* call = g->outputs()[0]->node();
+  EXPECT_EQ(call->callee(), &c.helper);
+  EXPECT_EQ(call->input(0)->type()->kind(), TypeKind::Function);
+}
+
+}  // namespace
+}  // namespace kindling

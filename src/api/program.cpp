@@ -1,0 +1,273 @@
+// Program / Callable / describeArchive. See program.h.
+#include "api/program.h"
+
+#include <fstream>
+#include <sstream>
+#include <unordered_set>
+
+#include "api/api.h"
+#include "serialize/zip_archive.h"
+#include "tensor/tensor.h"
+
+namespace kindling {
+
+IValue Callable::call(std::vector<IValue> args) const {
+  Stack stack;
+  if (self) {
+    args = checkArguments(function->getSchema(), std::move(args), true);
+    stack.reserve(args.size() + 1);
+    stack.emplace_back(self->object());
+  } else {
+    args = checkArguments(function->getSchema(), std::move(args), false);
+    stack.reserve(args.size());
+  }
+  for (auto& a : args) stack.push_back(std::move(a));
+  function->run(stack);
+  return stack.empty() ? IValue() : std::move(stack.back());
+}
+
+namespace {
+
+bool endsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string readTextFile(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw LoadError(fmt::format("cannot open '{}': No such file or directory", path));
+  std::stringstream ss;
+  ss << f.rdbuf();
+  if (f.bad()) throw LoadError(fmt::format("cannot read '{}'", path));
+  return ss.str();
+}
+
+std::vector<std::string> splitLines(const std::string& s) {
+  std::vector<std::string> lines;
+  std::string cur;
+  for (char c : s) {
+    if (c == '\n') { lines.push_back(cur); cur.clear(); }
+    else cur.push_back(c);
+  }
+  if (!cur.empty()) lines.push_back(cur);
+  return lines;
+}
+
+size_t indentOf(const std::string& l) {
+  size_t i = 0;
+  while (i < l.size() && l[i] == ' ') ++i;
+  return i;
+}
+
+bool blank(const std::string& l) { return indentOf(l) == l.size(); }
+
+/// The lines of `def name(` at `indent` up to the next line at indent <= `indent`, dedented by `indent`.
+std::string extractDef(const std::vector<std::string>& lines, size_t from, size_t to, size_t indent,
+                       const std::string& name) {
+  std::string head = std::string(indent, ' ') + "def " + name + "(";
+  for (size_t i = from; i < to; ++i) {
+    if (lines[i].rfind(head, 0) != 0) continue;
+    std::string out;
+    size_t j = i;
+    for (; j < to; ++j) {
+      if (j > i && !blank(lines[j]) && indentOf(lines[j]) <= indent) {
+        // Continuation lines of the signature are indented deeper than the def; a line at the def's
+        // indent ends the body.
+        break;
+      }
+      out += lines[j].substr(std::min(indent, indentOf(lines[j]))) + "\n";
+    }
+    return out;
+  }
+  return "";
+}
+
+}  // namespace
+
+std::shared_ptr<CompilationUnit> compileSourceFile(const std::string& path, const std::string& text);
+
+Program Program::open(const std::string& path) {
+  Program p;
+  p.path_ = path;
+  if (endsWith(path, ".py")) {
+    p.sourceText_ = readTextFile(path);
+    p.cu_ = compileSourceFile(path, p.sourceText_);
+  } else {
+    p.archive_ = importArchive(path);
+    p.cu_ = p.archive_->module.compilationUnit();
+  }
+  return p;
+}
+
+Callable Program::select(const std::string& method, const std::string& function) const {
+  Callable c;
+  if (!function.empty()) {
+    GraphFunction* fn = cu_->findGraphFunction(function);
+    if (!fn) {
+      for (const auto& f : cu_->functions())
+        if (f->name() == function || f->qualname() == "__torch__." + function) { fn = f.get(); break; }
+    }
+    if (!fn) throw Error(fmt::format("function '{}' is not defined in '{}'", function, path_));
+    c.function = fn;
+    return c;
+  }
+  if (isArchive()) {
+    std::string name = method.empty() ? "forward" : method;
+    const Module& m = archive_->module;
+    Function* f = m.findMethod(name);
+    if (!f) throw Error(fmt::format("method '{}' is not defined on module '{}' in '{}'", name, m.type()->qualName(), path_));
+    auto* gf = dynamic_cast<GraphFunction*>(f);
+    if (!gf) throw Error(fmt::format("method '{}' of '{}' is not a TorchScript function", name, m.type()->qualName()));
+    c.function = gf;
+    c.self = m;
+    return c;
+  }
+  if (!method.empty()) throw UsageError("--method selects a method of an archive's module; use --function NAME for source programs");
+  // Free functions of the source: those whose qualifier is not a class.
+  std::vector<GraphFunction*> free;
+  for (const auto& f : cu_->functions()) {
+    const std::string& q = f->qualname();
+    size_t dot = q.rfind('.');
+    if (dot != std::string::npos && cu_->findClass(q.substr(0, dot))) continue;
+    free.push_back(f.get());
+  }
+  if (free.size() == 1) { c.function = free[0]; return c; }
+  for (GraphFunction* f : free)
+    if (f->name() == "forward") { c.function = f; return c; }
+  std::string names;
+  for (GraphFunction* f : free) names += (names.empty() ? "" : ", ") + f->name();
+  throw UsageError(fmt::format("'{}' defines {} functions ({}); choose one with --function NAME", path_, free.size(),
+                               names.empty() ? "none" : names));
+}
+
+std::string Program::sourceOf(const Callable& c) const {
+  if (!isArchive()) {
+    std::string out = extractDef(splitLines(sourceText_), 0, splitLines(sourceText_).size(), 0, c.function->name());
+    if (out.empty()) throw Error(fmt::format("no source found for '{}'", c.function->qualname()));
+    return out;
+  }
+  // Archive: code/<qualifier as path>.py holds the class; its method is `  def name(` inside `class C(`.
+  const std::string& q = c.function->qualname();
+  size_t dot = q.rfind('.');
+  std::string owner = dot == std::string::npos ? q : q.substr(0, dot);
+  std::string name = c.function->name();
+  bool isMethod = c.self.has_value() || cu_->findClass(owner) != nullptr;
+  std::string cls, qualifier = owner;
+  if (isMethod) {
+    size_t d2 = owner.rfind('.');
+    cls = d2 == std::string::npos ? owner : owner.substr(d2 + 1);
+    qualifier = d2 == std::string::npos ? owner : owner.substr(0, d2);
+  }
+  std::string file = "code/" + qualifier + ".py";
+  for (char& ch : file)
+    if (ch == '.') ch = '/';
+  file = file.substr(0, file.size() - 3) + ".py";
+  ZipReader zip(path_);
+  std::vector<std::string> lines = splitLines(zip.readRecordString(file));
+  std::string out;
+  if (isMethod) {
+    std::string head = "class " + cls + "(";
+    for (size_t i = 0; i < lines.size(); ++i) {
+      if (lines[i].rfind(head, 0) != 0 && lines[i] != "class " + cls + ":") continue;
+      size_t end = i + 1;
+      while (end < lines.size() && (blank(lines[end]) || indentOf(lines[end]) > 0)) ++end;
+      out = extractDef(lines, i + 1, end, 2, name);
+      break;
+    }
+    // As fn.code prints it: `def forward(self,` without the self annotation.
+    size_t p = out.find("(self: ");
+    if (p != std::string::npos) {
+      size_t e = out.find_first_of(",)", p);
+      if (e != std::string::npos) out = out.substr(0, p + 5) + out.substr(e);
+    }
+  } else {
+    out = extractDef(lines, 0, lines.size(), 0, name);
+  }
+  if (out.empty()) throw Error(fmt::format("no source for '{}' in record '{}' of '{}'", q, file, path_));
+  return out;
+}
+
+namespace {
+
+std::string shortRepr(const IValue& v) {
+  std::string s;
+  try {
+    s = v.repr();
+  } catch (const std::exception&) {
+    s = std::string("<") + v.tagName() + ">";
+  }
+  for (char& c : s)
+    if (c == '\n') c = ' ';
+  if (s.size() > 80) s = s.substr(0, 77) + "...";
+  return s;
+}
+
+void describeModule(const Module& m, const std::string& name, size_t depth, std::string& out) {
+  if (depth > 64) return;
+  out += std::string(2 * depth + 2, ' ') + (name.empty() ? "(root)" : name) + ": " + m.type()->qualName() + "\n";
+  for (const auto& [n, child] : m.namedChildren()) describeModule(child, n, depth + 1, out);
+}
+
+}  // namespace
+
+std::string describeArchive(const ImportedArchive& a) {
+  std::string out;
+  const Module& m = a.module;
+  out += fmt::format("archive root '{}', format version {}, {} records\n", a.rootName, a.version, a.records.size());
+  std::vector<std::string> extra;
+  for (const auto& r : a.records)
+    if (r.rfind("extra/", 0) == 0) extra.push_back(r.substr(6));
+  if (!extra.empty()) {
+    out += "extra files:";
+    for (const auto& e : extra) out += " " + e;
+    out += "\n";
+  }
+  out += fmt::format("constants: {}\n", a.constants.size());
+  out += "\nmodule tree:\n";
+  describeModule(m, "", 0, out);
+
+  out += "\nclasses:\n";
+  for (const TypePtr& t : m.compilationUnit()->types()) {
+    auto* ct = t->cast<ClassType>();
+    if (!ct) {
+      out += "  " + t->str() + "\n";
+      continue;
+    }
+    out += fmt::format("  class {}{}\n", ct->qualName(), ct->isModule() ? " (module)" : "");
+    for (const auto& at : ct->attributes()) {
+      const char* kind = at.isParameter ? " [parameter]" : at.isBuffer ? " [buffer]" : "";
+      out += fmt::format("    {}: {}{}\n", at.name, at.type ? at.type->annotationStr() : "?", kind);
+    }
+    for (const auto& c : ct->constants())
+      out += fmt::format("    {}: Final = {}\n", c.name, c.value ? shortRepr(*c.value) : "?");
+    for (Function* f : ct->methods()) {
+      std::string sig;
+      try {
+        sig = f->getSchema().str();
+      } catch (const std::exception& e) {
+        sig = f->qualname() + " (schema unavailable: " + e.what() + ")";
+      }
+      out += "    def " + sig + "\n";
+    }
+  }
+
+  out += "\nparameters:\n";
+  size_t total = 0;
+  for (const auto& [n, t] : m.namedParameters(true)) {
+    out += fmt::format("  {}: {} {}\n", n, t.sizesStr(), dtypeReprName(t.dtype()));
+    total += static_cast<size_t>(t.numel());
+  }
+  out += fmt::format("  total: {} elements\n", total);
+  out += "\nbuffers:\n";
+  for (const auto& [n, t] : m.namedBuffers(true)) out += fmt::format("  {}: {} {}\n", n, t.sizesStr(), dtypeReprName(t.dtype()));
+
+  out += "\nattributes of the root module:\n";
+  const auto& attrs = m.type()->attributes();
+  for (size_t i = 0; i < attrs.size() && i < m.object()->slots.size(); ++i) {
+    const IValue& v = m.object()->slots[i];
+    if (attrs[i].isParameter || attrs[i].isBuffer || v.isObject()) continue;
+    out += fmt::format("  {} = {}\n", attrs[i].name, v.isTensor() ? "tensor " + v.toTensor().sizesStr() : shortRepr(v));
+  }
+  return out;
+}
+
+}  // namespace kindling

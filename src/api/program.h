@@ -1,0 +1,61 @@
+// Program: what the CLI (and embedders) run — a TorchScript archive or a TorchScript source file (.py),
+// and the method or function chosen in it (Callable). Also the textual summaries the CLI prints
+// (`kindling inspect`, `kindling code` for archives).
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/ivalue.h"
+#include "runtime/compilation_unit.h"
+#include "runtime/graph_function.h"
+#include "runtime/module.h"
+#include "serialize/import_archive.h"
+
+namespace kindling {
+
+/// A chosen method (with its module) or free function.
+struct Callable {
+  GraphFunction* function = nullptr;
+  std::optional<Module> self;  // set for methods
+  /// Checks the arguments against the schema (checkArguments in api.h), then runs.
+  /// Throws RuntimeError for wrong arguments or errors raised by the program.
+  IValue call(std::vector<IValue> args) const;
+};
+
+class Program {
+ public:
+  /// Files ending in ".py" are TorchScript source, anything else an archive. Throws LoadError /
+  /// CompileError.
+  static Program open(const std::string& path);
+
+  /// --method NAME (archive methods; default "forward") or --function NAME (functions of a source file,
+  /// or qualified/unqualified functions of an archive). Source files without --function: the only
+  /// function, else `forward`, else UsageError. Unknown names throw Error (CLI exit 1).
+  Callable select(const std::string& method, const std::string& function) const;
+
+  /// The TorchScript source of a callable, as fn.code prints it where possible: for archives the
+  /// method's definition from code/ (with `self` unannotated, dedented); for source files the `def`.
+  std::string sourceOf(const Callable& c) const;
+
+  bool isArchive() const { return archive_.has_value(); }
+  const ImportedArchive& archive() const { return *archive_; }
+  const std::shared_ptr<CompilationUnit>& compilationUnit() const { return cu_; }
+
+ private:
+  std::string path_;
+  std::optional<ImportedArchive> archive_;
+  std::shared_ptr<CompilationUnit> cu_;
+  std::string sourceText_;  // source programs
+};
+
+/// `kindling inspect`: version, root folder and records, classes with attributes/constants/methods,
+/// parameters and buffers with shapes and dtypes, the module tree.
+std::string describeArchive(const ImportedArchive& a);
+
+/// Compiles a TorchScript source program (top-level defs and classes, DESIGN.md's import rules) into a
+/// new CompilationUnit. Throws CompileError.
+std::shared_ptr<CompilationUnit> compileSourceFile(const std::string& path, const std::string& text);
+
+}  // namespace kindling

@@ -1,0 +1,37 @@
+// Archive import: a zip written by torch.jit.save (or Kindling) → Module (torch::jit::import_ir_module).
+//
+// Order, as libtorch: check the version record (".data/version", else "version"; 1..10 accepted, format
+// versions 1–2 are the legacy model.json layout and are rejected with a clear LoadError), unpickle
+// constants.pkl (tensor tuple; storages in constants/<key>), then data.pkl (module tree; storages in
+// data/<key>) with `__torch__.*` classes compiled on demand from code/ by serialize/import_source.h.
+// Finally every method of every module class reachable from the root is compiled and optimized now, so
+// compile errors surface at load and the first call costs no more than later ones.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/module.h"
+
+namespace kindling {
+
+struct ImportedArchive {
+  Module module;
+  int64_t version = 0;                 // file format version from the version record
+  std::string rootName;                // zip root folder
+  std::vector<std::string> records;    // record names relative to the root
+  std::vector<IValue> constants;       // constants.pkl
+};
+
+struct ImportOptions {
+  /// Compile (ensureDefined + optimize) every reachable method at load (default, no first-call cliff).
+  bool compileEagerly = true;
+};
+
+/// Throws LoadError for file/zip/pickle/version problems, CompileError for code/ that does not compile.
+ImportedArchive importArchive(const std::string& path, const ImportOptions& options = {});
+
+/// importArchive(path).module.
+Module loadArchive(const std::string& path);
+
+}  // namespace kindling

@@ -30,15 +30,16 @@ enum Op : uint8_t {
 /// A resolved GLOBAL on the unpickler stack (never escapes parse()).
 struct PickleGlobal : IntrusiveTarget {
   enum Kind {
-    RebuildTensorV2, RebuildTensor, RebuildParameter, RebuildFromTypeV2, TensorClass, StorageType,
+    RebuildTensorV2, RebuildTensorV3, RebuildTensor, RebuildParameter, RebuildFromTypeV2, TensorClass, StorageType,
     OrderedDict, CodecsEncode, Bytes, RestoreTypeTag, BuildIntList, BuildTensorList, BuildDoubleList,
-    BuildBoolList, BuildTensorFromId, DeviceCtor, TorchSize, Class,
+    BuildBoolList, BuildTensorFromId, DeviceCtor, TorchSize, Class, EnumClass,
   };
   PickleGlobal(Kind k, std::string n) : kind(k), name(std::move(n)) {}
   Kind kind;
   std::string name;
   ScalarType dtype = ScalarType::Undefined;
   ClassTypePtr cls;
+  std::shared_ptr<const EnumType> enumType;
 };
 
 PickleGlobal* asGlobal(const IValue& v) {
@@ -302,6 +303,7 @@ IValue Unpickler::resolveGlobal(const std::string& module, const std::string& na
   static const std::unordered_map<std::string, K> table = {
       {"torch._utils._rebuild_tensor_v2", K::RebuildTensorV2},
       {"torch._utils._rebuild_tensor", K::RebuildTensor},
+      {"torch._utils._rebuild_tensor_v3", K::RebuildTensorV3},
       {"torch._utils._rebuild_parameter", K::RebuildParameter},
       {"torch._tensor._rebuild_from_type_v2", K::RebuildFromTypeV2},
       {"torch._tensor.Tensor", K::TensorClass},
@@ -334,6 +336,7 @@ IValue Unpickler::resolveGlobal(const std::string& module, const std::string& na
         {"ComplexFloatStorage", ScalarType::ComplexFloat}, {"ComplexDoubleStorage", ScalarType::ComplexDouble},
         {"ComplexHalfStorage", ScalarType::ComplexHalf},   {"QInt8Storage", ScalarType::QInt8},
         {"QUInt8Storage", ScalarType::QUInt8}, {"QInt32Storage", ScalarType::QInt32},
+        {"UntypedStorage", ScalarType::Byte},  // 2.x: bytes; _rebuild_tensor_v3 names the dtype
     };
     auto s = storages.find(name);
     if (s != storages.end()) {
@@ -355,6 +358,11 @@ IValue Unpickler::resolveGlobal(const std::string& module, const std::string& na
   if (module == "__torch__" || module.rfind("__torch__.", 0) == 0) {
     TypePtr t = classResolver_ ? classResolver_(full) : nullptr;
     if (!t) fail(fmt::format("unknown class '{}'", full));
+    if (auto et = std::dynamic_pointer_cast<const EnumType>(t)) {
+      auto* g = new PickleGlobal(K::EnumClass, full);
+      g->enumType = std::move(et);
+      return makeGlobal(g);
+    }
     auto cls = std::const_pointer_cast<ClassType>(std::dynamic_pointer_cast<const ClassType>(t));
     if (!cls) fail(fmt::format("'{}' is a {}, not a class", full, t->str()));
     auto* g = new PickleGlobal(K::Class, full);
@@ -448,6 +456,20 @@ IValue Unpickler::reduce(const IValue& callable, IValue argsValue) {
   using K = PickleGlobal::Kind;
   PickleGlobal* g = asGlobal(callable);
   if (!g) fail(fmt::format("REDUCE on a {} (only allow-listed globals can be called)", callable.tagName()));
+  if (g->kind == K::EnumClass) {
+    // libtorch pickles an Enum member as GLOBAL <enum class>, <value>, REDUCE.
+    for (int pass = 0; pass < 2; ++pass) {
+      const IValue* val = &argsValue;
+      if (pass == 1) {
+        if (!argsValue.isTuple() || argsValue.toTupleRef().elements.size() != 1) break;
+        val = &argsValue.toTupleRef().elements[0];
+      }
+      for (const auto& [name, member] : g->enumType->members)
+        if (member && member->tag() == val->tag() && *member == *val)
+          return IValue(makeIntrusive<EnumHolder>(g->enumType, name, *member));
+    }
+    fail(fmt::format("enum '{}' has no member with value {}", g->name, argsValue.repr()));
+  }
   if (!argsValue.isTuple()) fail(fmt::format("REDUCE of '{}': arguments are not a tuple", g->name));
   std::vector<IValue> a = argsValue.toTupleRef().elements;
   auto want = [&](size_t n) {
@@ -457,6 +479,16 @@ IValue Unpickler::reduce(const IValue& callable, IValue argsValue) {
     case K::RebuildTensorV2:
       if (a.size() < 5 || a.size() > 7) fail("_rebuild_tensor_v2: wrong number of arguments");
       return rebuildTensor(a, true);
+    case K::RebuildTensorV3: {
+      // (storage, offset, size, stride, requires_grad, hooks, dtype[, metadata]): the storage's bytes seen as dtype.
+      if (a.size() < 7 || !a[0].isTensor() || !a[6].isInt()) fail("_rebuild_tensor_v3: wrong arguments");
+      ScalarType dt = static_cast<ScalarType>(a[6].toInt());
+      if (a[6].toInt() < 0 || a[6].toInt() > static_cast<int64_t>(ScalarType::BFloat16)) fail("_rebuild_tensor_v3: bad dtype");
+      Tensor base = a[0].toTensor();
+      int64_t n = static_cast<int64_t>(base.storage()->nbytes() / elementSize(dt));
+      a[0] = IValue(Tensor::fromStorage(base.storage(), dt, {n}, {1}, 0));
+      return rebuildTensor(a, true);
+    }
     case K::RebuildTensor:
       want(4);
       return rebuildTensor(a, false);
@@ -565,6 +597,7 @@ IValue Unpickler::reduce(const IValue& callable, IValue argsValue) {
     case K::TensorClass:
     case K::StorageType:
     case K::Class:
+    case K::EnumClass:
       break;
   }
   fail(fmt::format("'{}' cannot be called", g->name));

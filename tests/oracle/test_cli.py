@@ -87,3 +87,20 @@ def test_usage_errors_exit_64(args, run_kindling):
     res = run_kindling(*args)
     assert_no_crash(res)
     assert res.returncode == 64, f"usage error should exit 64\n{res.describe()}"
+
+
+def test_ops_lists_pytorch_schemas(run_kindling):
+    """`kindling ops`: one schema a line; every aten:: schema is spelled exactly as PyTorch 1.13 spells it,
+    and the operators the models of issue 2 need are there."""
+    res = run_kindling("ops")
+    assert_no_crash(res)
+    assert res.returncode == 0, res.describe()
+    lines = [line for line in res.stdout.splitlines() if line.strip()]
+    pytorch = {str(s) for s in torch._C._jit_get_all_schemas()}
+    aten = [line for line in lines if line.startswith("aten::")]
+    unknown = [line for line in aten if line not in pytorch]
+    assert not unknown, f"{len(unknown)} aten schemas not spelled as PyTorch 1.13: {unknown[:10]}"
+    for needed in ("aten::conv2d(", "aten::batch_norm(", "aten::relu(", "aten::relu_(", "aten::max_pool2d(",
+                   "aten::adaptive_avg_pool2d(", "aten::flatten.using_ints(", "aten::linear(", "aten::add.Tensor(",
+                   "aten::cat(", "aten::dropout(", "aten::hardtanh_(", "aten::avg_pool2d("):
+        assert any(line.startswith(needed) for line in aten), f"`kindling ops` lacks {needed}"

@@ -1,16 +1,12 @@
 // Dead code elimination (see passes/canonicalize/dead_code_elimination.h).
 #include "passes/canonicalize/dead_code_elimination.h"
 
+#include <algorithm>
+#include <vector>
+
 namespace kindling {
 
 namespace {
-
-// True when the value's only uses are by `ret` (a block's Return node) at position `offset`.
-bool onlyUsedAsOutput(const Value* v, const Node* ret, size_t offset) {
-  for (const Use& u : v->uses())
-    if (u.user != ret || u.offset != offset) return false;
-  return true;
-}
 
 bool pruneIfOutputs(Node* n) {
   bool changed = false;
@@ -23,6 +19,32 @@ bool pruneIfOutputs(Node* n) {
   return changed;
 }
 
+bool runOnce(Block* block);
+
+// True when everything computed from `v` inside the loop body only flows back into the body's output
+// `offset` (so the carried value is dead if the loop's matching output is unused): the transitive users
+// are side-effect-free nodes without blocks, and the only Return reached is the body's, at `offset`.
+bool onlyFeedsItself(Value* v, const Node* ret, size_t offset) {
+  std::vector<Value*> work{v};
+  std::vector<const Node*> seen;
+  while (!work.empty()) {
+    Value* x = work.back();
+    work.pop_back();
+    for (const Use& u : x->uses()) {
+      if (u.user == ret) {
+        if (u.offset != offset) return false;
+        continue;
+      }
+      if (u.user->kind() == prim::Return || !u.user->blocks().empty() || u.user->hasSideEffects()) return false;
+      if (u.user->owningBlock() != ret->owningBlock()) return false;
+      if (std::find(seen.begin(), seen.end(), u.user) != seen.end()) continue;
+      seen.push_back(u.user);
+      for (Value* o : u.user->outputs()) work.push_back(o);
+    }
+  }
+  return true;
+}
+
 bool pruneLoopCarried(Node* n) {
   bool changed = false;
   Block* body = n->blocks()[0];
@@ -30,12 +52,15 @@ bool pruneLoopCarried(Node* n) {
     Value* out = n->outputs()[i];
     Value* bin = body->inputs()[i + 1];
     if (out->hasUses()) continue;
-    if (!onlyUsedAsOutput(bin, body->returnNode(), i + 1)) continue;
-    // Drop output i, loop input i+2, body input i+1 and body output i+1.
+    if (!onlyFeedsItself(bin, body->returnNode(), i + 1)) continue;
+    // Drop body output i+1, output i, loop input i+2; then the computation feeding it; then body input i+1.
     body->eraseOutput(i + 1);
-    body->eraseInput(i + 1);
-    n->removeInput(i + 2);
     n->eraseOutput(i);
+    n->removeInput(i + 2);
+    while (runOnce(body)) {
+    }
+    if (bin->hasUses()) throw Error("dead code elimination: carried loop value still used after pruning");
+    body->eraseInput(i + 1);
     changed = true;
   }
   return changed;

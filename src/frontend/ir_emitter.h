@@ -1,0 +1,179 @@
+// IR emitter: one TorchScript function (a `def` AST) → an SSA Graph (torch/csrc/jit/frontend/ir_emitter.cpp).
+//
+// Structure, as PyTorch:
+//   - an environment stack, one frame per block, mapping variable names to SugaredValues; assignment
+//     sets a variable in the current frame; a variable assigned in a nested block that existed before
+//     must keep a subtype of its type ("Variable 'x' previously had type ...");
+//   - `if` → prim::If with one output per variable (sorted by name) assigned in either branch and
+//     defined on both paths; types joined with unifyTypes; a variable defined in only one branch is an
+//     error when used later ("'x' is not defined in the false branch"), unless the other branch raises;
+//     conditions known statically (`x is None` on a NoneType value, isinstance, hasattr) emit only the
+//     taken branch; `is None`/`is not None`/isinstance refine Optional variables via prim::unchecked_cast;
+//   - loops → prim::Loop(max_trip_count, cond, carried...) with a block (iteration, carried...) →
+//     (cond, carried...): `for` over range(...), lists, strings, tensors, dict keys, enumerate/zip;
+//     tuples and module lists are unrolled; `while` evaluates the condition before and at the end of the
+//     body; carried variables are the ones the body assigns that exist before the loop;
+//   - early `return` (not inside loops) is lowered by moving the statements after an `if` whose branch
+//     returns into the other branch, so every path ends with its return value ("$return" variable);
+//     `break`/`continue` in loops are lowered the same way (continue: rest moved into the else branch;
+//     break: a loop-carried "did not break" flag becomes the loop condition);
+//   - calls: operators through schema matching (frontend/schema_matching.h), TorchScript functions via
+//     prim::CallFunction, methods via prim::CallMethod, attributes via prim::GetAttr/SetAttr, class
+//     constants (`Final`) folded to prim::Constant;
+//   - values get debug names from variable names ("x", then PyTorch renames older ones to "x.1"), and
+//     every node the range of the expression it came from.
+#pragma once
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/function_schema.h"
+#include "frontend/schema_matching.h"
+#include "frontend/sugared_value.h"
+#include "frontend/tree.h"
+#include "frontend/type_parser.h"
+#include "ir/ir.h"
+
+namespace kindling {
+
+/// Resolves names that are not defined in the function itself: other functions and classes of the
+/// program or archive (by qualified name such as "__torch__.torch.nn.functional.relu", or as written in
+/// user source), and the archive's tensor constants. Implemented by the compiler (user programs) and by
+/// the SourceImporter (archives), which load definitions on demand.
+class Resolver {
+ public:
+  virtual ~Resolver() = default;
+  /// A class / named tuple / enum type, or nullptr.
+  virtual TypePtr resolveType(const std::string& name, const SourceRange& loc) = 0;
+  /// A TorchScript function, or nullptr.
+  virtual Function* resolveFunction(const std::string& name, const SourceRange& loc) = 0;
+  /// A global value such as an imported module alias (`F` for torch.nn.functional), or nullptr.
+  virtual SugaredValuePtr resolveValue(const std::string& name, const SourceRange& loc) { return nullptr; }
+  /// `CONSTANTS.c<N>` of an archive, or nullopt.
+  virtual std::optional<IValue> resolveConstant(const std::string& name, const SourceRange& loc) { return std::nullopt; }
+};
+
+struct EmitContext {
+  std::shared_ptr<Resolver> resolver;
+  const OperatorRegistry* registry = nullptr;  // null: OperatorRegistry::global()
+  /// Names exposed to the code: `ops`, `CONSTANTS`, `__torch__`, `annotate`, `uninitialized`,
+  /// `unchecked_cast` are available when archiveMode is set (archive code/ files).
+  bool archiveMode = false;
+};
+
+/// The schema of a `def`: parameter types from annotations (or a `# type:` comment; Tensor when
+/// missing; `self` gets `selfType`), defaults evaluated as constants, the return annotation (None when
+/// the function has no annotation and no `return value`; otherwise inferred by emitting the body).
+/// `name` is the schema name (the function's qualified name).
+FunctionSchema schemaForDef(const DefStmt& def, const std::string& name, const TypePtr& selfType,
+                            const EmitContext& ctx);
+
+/// Emits `def`'s body into the empty `graph` (inputs named after the parameters, one output).
+/// Throws CompileError on any error in the body.
+void emitFunctionBody(Graph& graph, const DefStmt& def, const FunctionSchema& schema, const TypePtr& selfType,
+                      const EmitContext& ctx);
+
+/// A constant expression (default values, class constants): numbers, strings, bool, None, tuples and
+/// lists of those, negative numbers. Throws CompileError otherwise. `type` (optional) shapes lists.
+IValue evalConstantExpr(const ExprPtr& e, const TypePtr& type);
+
+struct Environment;
+struct CondValue;
+struct Refinement;
+
+/// The per-function emitter. Its public members are also the toolkit of SugaredValue implementations.
+class FunctionEmitter {
+ public:
+  FunctionEmitter(Graph& graph, const EmitContext& ctx);
+  ~FunctionEmitter();
+  void emitDef(const DefStmt& def, const FunctionSchema& schema, const TypePtr& selfType);
+
+  Graph& graph() { return graph_; }
+  const OperatorRegistry& registry() const { return *registry_; }
+  const EmitContext& context() const { return ctx_; }
+  const TypeParser& typeParser() const { return typeParser_; }
+
+  Value* insertConstant(const IValue& v, const SourceRange& loc, TypePtr type = nullptr);
+  /// A builtin operator call; returns its single output, a tuple of its outputs, or NoneValue.
+  SugaredValuePtr builtinCall(const SourceRange& loc, const std::string& name, const std::vector<NamedValue>& args,
+                              const std::vector<NamedValue>& kwargs = {},
+                              const std::optional<NamedValue>& self = std::nullopt);
+  Value* builtinCallValue(const SourceRange& loc, const std::string& name, const std::vector<NamedValue>& args,
+                          const std::vector<NamedValue>& kwargs = {}, const std::optional<NamedValue>& self = std::nullopt);
+  SugaredValuePtr callFunction(const SourceRange& loc, Function* fn, const std::vector<NamedValue>& args,
+                               const std::vector<NamedValue>& kwargs);
+  SugaredValuePtr callMethod(const SourceRange& loc, Value* self, const std::string& name,
+                             const std::vector<NamedValue>& args, const std::vector<NamedValue>& kwargs);
+  /// Wraps node outputs: 0 → NoneValue, 1 → SimpleValue, n → SimpleValue of a prim::TupleConstruct.
+  SugaredValuePtr packOutputs(const std::vector<Value*>& outs, const SourceRange& loc);
+  Value* createTuple(const std::vector<Value*>& elems, const SourceRange& loc);
+  Value* createList(const TypePtr& elemType, const std::vector<Value*>& elems, const SourceRange& loc);
+
+ private:
+  friend struct Environment;
+  // statements
+  struct BlockExit;
+  BlockExit emitStatements(const StmtList& stmts);
+  BlockExit emitStatement(const StmtPtr& s, const StmtList& stmts, size_t index, bool& consumedRest);
+  void emitAssign(const AssignStmt& s);
+  void emitAugAssign(const AugAssignStmt& s);
+  void emitAssignTarget(const ExprPtr& target, const SugaredValuePtr& value, const SourceRange& loc, const TypePtr& declared);
+  void emitSubscriptAssign(const SubscriptExpr& target, Value* rhs, const SourceRange& loc);
+  BlockExit emitIf(const IfStmt& s);
+  BlockExit emitIfBranches(const CondValue& cond, const StmtList& trueBranch, const StmtList& falseBranch,
+                           const SourceRange& loc);
+  void emitFor(const ForStmt& s);
+  void emitWhile(const WhileStmt& s);
+  void emitLoop(const SourceRange& loc, Value* maxTrip, const ExprPtr& whileCond,
+                const std::function<void(Value* index)>& bindTargets, const StmtList& body,
+                const std::vector<std::string>& extraAssigned);
+  void emitUnrolledFor(const ForStmt& s, const std::vector<SugaredValuePtr>& elems);
+  void emitRaise(const RaiseStmt& s);
+  void emitAssert(const AssertStmt& s);
+  void emitReturn(const ReturnStmt& s);
+  void emitDelete(const DeleteStmt& s);
+  void emitWith(const WithStmt& s);
+
+  // expressions
+  SugaredValuePtr emitSugaredExpr(const ExprPtr& e, size_t nBinders = 1, const TypePtr& typeHint = nullptr);
+  Value* emitExpr(const ExprPtr& e, const TypePtr& typeHint = nullptr);
+  CondValue emitCondExpr(const ExprPtr& e);
+  Value* emitToBool(const SourceRange& loc, Value* v);
+  SugaredValuePtr emitApply(const CallExpr& c, size_t nBinders, const TypePtr& typeHint);
+  SugaredValuePtr emitSpecialForm(const SpecialFormValue& f, const CallExpr& c, const TypePtr& typeHint);
+  std::vector<NamedValue> emitArgs(const std::vector<ExprPtr>& args);
+  std::vector<NamedValue> emitKwargs(const std::vector<Keyword>& kws);
+  Value* emitBinOp(const SourceRange& loc, BinOpKind op, Value* lhs, Value* rhs, const SourceRange& lloc, const SourceRange& rloc);
+  Value* emitUnaryOp(const UnaryOpExpr& u);
+  CondValue emitCompare(const CompareExpr& c);
+  CondValue emitCompareOne(const SourceRange& loc, CmpOpKind op, const ExprPtr& lhsE, Value* lhs, const ExprPtr& rhsE, Value* rhs);
+  CondValue emitBoolOp(const BoolOpExpr& b);
+  Value* emitIfExp(const IfExpExpr& e, const TypePtr& typeHint);
+  Value* emitListLiteral(const SequenceExpr& e, const TypePtr& typeHint);
+  Value* emitDictLiteral(const DictExpr& e, const TypePtr& typeHint);
+  Value* emitTupleLiteral(const SequenceExpr& e, const TypePtr& typeHint);
+  Value* emitListComprehension(const ComprehensionExpr& e, const TypePtr& typeHint);
+  Value* emitDictComprehension(const ComprehensionExpr& e, const TypePtr& typeHint);
+  Value* emitJoinedStr(const JoinedStrExpr& e);
+  SugaredValuePtr emitSubscript(const SubscriptExpr& s, const TypePtr& typeHint);
+  Value* emitTensorIndexing(const SourceRange& loc, Value* tensor, const std::vector<ExprPtr>& subs);
+  SugaredValuePtr emitIsInstance(const CallExpr& c, CondValue* cond);
+  SugaredValuePtr lookupName(const NameExpr& n);
+  SugaredValuePtr iterableOf(const SourceRange& loc, const SugaredValuePtr& v);
+  void insertRefinements(const SourceRange& loc, const std::vector<Refinement>& refs);
+
+  Graph& graph_;
+  EmitContext ctx_;
+  const OperatorRegistry* registry_;
+  TypeParser typeParser_;
+  std::shared_ptr<Environment> env_;
+  TypePtr declaredReturn_;       // null when not annotated
+  std::vector<TypePtr> returnTypes_;
+  int loopDepth_ = 0;
+  size_t tmpCounter_ = 0;
+};
+
+}  // namespace kindling

@@ -1,0 +1,405 @@
+#include "frontend/sugared_value.h"
+
+#include <cmath>
+#include <limits>
+
+#include "frontend/ir_emitter.h"
+
+namespace kindling {
+
+// ---------------------------------------------------------------- defaults
+
+Value* SugaredValue::asValue(const SourceRange& loc, FunctionEmitter&) {
+  throw CompileError(kind() + " cannot be used as a value", loc);
+}
+SugaredValuePtr SugaredValue::attr(const SourceRange& loc, FunctionEmitter&, const std::string& field) {
+  throw CompileError("attribute lookup is not defined on " + kind() + " (looking up '" + field + "')", loc);
+}
+std::optional<bool> SugaredValue::hasAttr(const SourceRange&, FunctionEmitter&, const std::string&) { return std::nullopt; }
+void SugaredValue::setAttr(const SourceRange& loc, FunctionEmitter&, const std::string& field, Value*) {
+  throw CompileError("attribute assignment is not defined on " + kind() + " (assigning '" + field + "')", loc);
+}
+SugaredValuePtr SugaredValue::call(const SourceRange& loc, FunctionEmitter&, const std::vector<NamedValue>&,
+                                   const std::vector<NamedValue>&, size_t) {
+  throw CompileError("cannot call a " + kind(), loc);
+}
+std::vector<SugaredValuePtr> SugaredValue::asTuple(const SourceRange& loc, FunctionEmitter&, std::optional<size_t>) {
+  throw CompileError(kind() + " cannot be used as a tuple", loc);
+}
+
+namespace {
+
+// Values of arguments (empty list literals become List[Tensor] when no schema says otherwise).
+std::vector<Value*> argValues(const SourceRange& loc, FunctionEmitter& m, const std::vector<NamedValue>& args) {
+  std::vector<Value*> out;
+  for (auto& a : args) out.push_back(a.value ? a.value : m.createList(TensorType(), {}, a.loc.valid() ? a.loc : loc));
+  return out;
+}
+
+// A sugared value whose call runs a C++ callback (small builtins such as C.__new__ or torch.jit.is_scripting).
+struct LambdaCallValue : SugaredValue {
+  using Fn = std::function<SugaredValuePtr(const SourceRange&, FunctionEmitter&, const std::vector<NamedValue>&,
+                                           const std::vector<NamedValue>&)>;
+  LambdaCallValue(std::string n, Fn f) : name(std::move(n)), fn(std::move(f)) {}
+  std::string kind() const override { return "builtin '" + name + "'"; }
+  SugaredValuePtr call(const SourceRange& loc, FunctionEmitter& m, const std::vector<NamedValue>& args,
+                       const std::vector<NamedValue>& kwargs, size_t) override {
+    return fn(loc, m, args, kwargs);
+  }
+  std::string name;
+  Fn fn;
+};
+
+SugaredValuePtr simple(Value* v) { return std::make_shared<SimpleValue>(v); }
+
+}  // namespace
+
+// ---------------------------------------------------------------- SimpleValue
+
+std::optional<int64_t> SimpleValue::staticLen() const {
+  if (auto* t = value->type()->cast<TupleType>()) return static_cast<int64_t>(t->elements().size());
+  return std::nullopt;
+}
+
+SugaredValuePtr SimpleValue::attr(const SourceRange& loc, FunctionEmitter& m, const std::string& field) {
+  const TypePtr& t = value->type();
+  Graph& g = m.graph();
+  if (auto* ct = t->cast<ClassType>()) {
+    if (const IValue* c = ct->findConstant(field)) return simple(m.insertConstant(*c, loc));
+    int slot = ct->findAttributeSlot(field);
+    if (slot >= 0) {
+      Node* n = g.insert(prim::GetAttr, {value}, 1);
+      n->s_("name", field);
+      n->setSourceRange(loc);
+      n->output()->setType(ct->attributes()[static_cast<size_t>(slot)].type);
+      return simple(n->output());
+    }
+    if (ct->findMethod(field)) return std::make_shared<MethodValue>(value, field);
+    if (ct->isModule())
+      throw CompileError("Module '" + ct->name() + "' has no attribute '" + field + "' ", loc);
+    throw CompileError("Tried to access nonexistent attribute or method '" + field + "' of type '" + ct->str() + "'.",
+                       loc);
+  }
+  if (t->kind() == TypeKind::Tensor) {
+    static const char* const primProps[] = {"dtype", "device", "is_cuda", "requires_grad", "layout", "grad", "data",
+                                            "is_sparse", "is_quantized", "is_mkldnn", "is_meta", "is_nested",
+                                            "is_xpu", "is_mps", "is_vulkan", "name"};
+    for (const char* p : primProps)
+      if (field == p) {
+        std::string op = std::string("prim::") + p;
+        if (isBuiltinOperator(op, m.registry())) return m.builtinCall(loc, op, {NamedValue(loc, value)});
+        if (field == "dtype" || field == "device") {
+          Node* n = g.insert(Symbol::fromQualString(op), {value}, 1);
+          n->setSourceRange(loc);
+          n->output()->setType(field == "dtype" ? IntType() : DeviceObjType());
+          return simple(n->output());
+        }
+      }
+    if (field == "shape") {
+      if (isBuiltinOperator("prim::shape", m.registry())) return m.builtinCall(loc, "prim::shape", {NamedValue(loc, value)});
+      return m.builtinCall(loc, "aten::size", {NamedValue(loc, value)});
+    }
+    if (field == "ndim") return m.builtinCall(loc, "aten::dim", {NamedValue(loc, value)});
+    if (field == "T") {
+      if (isBuiltinOperator("prim::T", m.registry())) return m.builtinCall(loc, "prim::T", {NamedValue(loc, value)});
+      return m.builtinCall(loc, "aten::numpy_T", {NamedValue(loc, value)});
+    }
+    if (field == "mT" || field == "mH" || field == "H" || field == "real" || field == "imag" || field == "is_leaf" ||
+        field == "retains_grad") {
+      std::string op = "aten::" + field;
+      if (field == "H" && isBuiltinOperator("prim::H", m.registry())) op = "prim::H";
+      return m.builtinCall(loc, op, {NamedValue(loc, value)});
+    }
+    return std::make_shared<BuiltinFunction>("aten::" + field, NamedValue(loc, "self", value));
+  }
+  if (auto* tt = t->cast<TupleType>()) {
+    const auto& names = tt->names();
+    for (size_t i = 0; i < names.size(); ++i) {
+      if (names[i] == field) {
+        Value* idx = m.insertConstant(IValue(static_cast<int64_t>(i)), loc);
+        Node* n = g.insert(prim::TupleIndex, {value, idx}, 1);
+        n->setSourceRange(loc);
+        n->output()->setType(tt->elements()[i]);
+        return simple(n->output());
+      }
+    }
+    throw CompileError("Unknown attribute to named tuple: " + field + " on " + t->annotationStr(), loc);
+  }
+  if (t->kind() == TypeKind::Device) {
+    if (field == "type" || field == "index") {
+      std::string op = "prim::" + field;
+      return m.builtinCall(loc, op, {NamedValue(loc, value)});
+    }
+  }
+  if (t->kind() == TypeKind::Optional || t->kind() == TypeKind::None)
+    throw CompileError("Tried to access attribute '" + field + "' of a value of type " + t->annotationStr() +
+                           "; refine it first (e.g. `assert x is not None`)",
+                       loc);
+  // list / dict / str / int / float / future methods are aten operators taking self
+  return std::make_shared<BuiltinFunction>("aten::" + field, NamedValue(loc, "self", value));
+}
+
+std::optional<bool> SimpleValue::hasAttr(const SourceRange&, FunctionEmitter&, const std::string& field) {
+  if (auto* ct = value->type()->cast<ClassType>())
+    return ct->findConstant(field) || ct->findAttributeSlot(field) >= 0 || ct->findMethod(field);
+  return std::nullopt;
+}
+
+void SimpleValue::setAttr(const SourceRange& loc, FunctionEmitter& m, const std::string& field, Value* v) {
+  auto* ct = value->type()->cast<ClassType>();
+  if (!ct) throw CompileError("Tried to set an attribute on a value of type " + value->type()->annotationStr(), loc);
+  if (ct->findConstant(field)) throw CompileError("Cannot assign to constant attribute '" + field + "'", loc);
+  int slot = ct->findAttributeSlot(field);
+  if (slot < 0) throw CompileError("Tried to set nonexistent attribute: " + field + ". Did you forget to initialize it in __init__()?", loc);
+  const TypePtr& at = ct->attributes()[static_cast<size_t>(slot)].type;
+  v = tryConvertToType(loc, m.graph(), at, v, true, m.registry());
+  if (!v->type()->isSubtypeOf(at))
+    throw CompileError("Wrong type for attribute assignment. Expected " + at->annotationStr() + " but got " +
+                           v->type()->annotationStr(),
+                       loc);
+  Node* n = m.graph().insert(prim::SetAttr, {value, v}, 0);
+  n->s_("name", field);
+  n->setSourceRange(loc);
+}
+
+SugaredValuePtr SimpleValue::call(const SourceRange& loc, FunctionEmitter& m, const std::vector<NamedValue>& args,
+                                  const std::vector<NamedValue>& kwargs, size_t nBinders) {
+  const TypePtr& t = value->type();
+  if (auto* ft = t->cast<FunctionType>()) return m.callFunction(loc, ft->function(), args, kwargs);
+  if (auto* ct = t->cast<ClassType>()) {
+    if (ct->findMethod("forward")) return m.callMethod(loc, value, "forward", args, kwargs);
+    if (ct->findMethod("__call__")) return m.callMethod(loc, value, "__call__", args, kwargs);
+  }
+  (void)nBinders;
+  throw CompileError("'" + t->annotationStr() + "' object is not callable", loc);
+}
+
+std::vector<SugaredValuePtr> SimpleValue::asTuple(const SourceRange& loc, FunctionEmitter& m,
+                                                  std::optional<size_t> sizeHint) {
+  const TypePtr& t = value->type();
+  Graph& g = m.graph();
+  if (auto* tt = t->cast<TupleType>()) {
+    const auto& elems = tt->elements();
+    Node* n = g.insert(prim::TupleUnpack, {value}, elems.size());
+    n->setSourceRange(loc);
+    std::vector<SugaredValuePtr> out;
+    for (size_t i = 0; i < elems.size(); ++i) {
+      n->output(i)->setType(elems[i]);
+      out.push_back(simple(n->output(i)));
+    }
+    return out;
+  }
+  if (auto* lt = t->cast<ListType>()) {
+    if (!sizeHint) throw CompileError("cannot statically infer the expected size of a list in this context", loc);
+    Node* n = g.insert(prim::ListUnpack, {value}, *sizeHint);
+    n->setSourceRange(loc);
+    std::vector<SugaredValuePtr> out;
+    for (size_t i = 0; i < *sizeHint; ++i) {
+      n->output(i)->setType(lt->elementType());
+      out.push_back(simple(n->output(i)));
+    }
+    return out;
+  }
+  throw CompileError("cannot unpack a value of type " + t->annotationStr(), loc);
+}
+
+// ---------------------------------------------------------------- builtins
+
+SugaredValuePtr BuiltinFunction::call(const SourceRange& loc, FunctionEmitter& m, const std::vector<NamedValue>& args,
+                                      const std::vector<NamedValue>& kwargs, size_t) {
+  return m.builtinCall(loc, name, args, kwargs, self);
+}
+
+SugaredValuePtr BuiltinModule::attr(const SourceRange& loc, FunctionEmitter& m, const std::string& field) {
+  if (name == "ops") return std::make_shared<BuiltinModule>("ops." + field);
+  if (name.compare(0, 4, "ops.") == 0) return std::make_shared<BuiltinFunction>(name.substr(4) + "::" + field);
+  if (name == "math") {
+    if (field == "pi") return simple(m.insertConstant(IValue(M_PI), loc));
+    if (field == "e") return simple(m.insertConstant(IValue(M_E), loc));
+    if (field == "tau") return simple(m.insertConstant(IValue(2 * M_PI), loc));
+    if (field == "inf") return simple(m.insertConstant(IValue(std::numeric_limits<double>::infinity()), loc));
+    if (field == "nan") return simple(m.insertConstant(IValue(std::numeric_limits<double>::quiet_NaN()), loc));
+    return std::make_shared<BuiltinFunction>("aten::" + field);
+  }
+  if (name == "torch") {
+    if (field == "jit" || field == "nn" || field == "autograd" || field == "cuda" || field == "linalg" ||
+        field == "fft" || field == "special" || field == "testing")
+      return std::make_shared<BuiltinModule>("torch." + field);
+    ScalarType st;
+    if (scalarTypeFromPythonName(field, st)) return simple(m.insertConstant(IValue(static_cast<int64_t>(st)), loc));
+    static const std::pair<const char*, int64_t> enums[] = {
+        {"contiguous_format", 0}, {"preserve_format", 1}, {"channels_last", 2}, {"channels_last_3d", 3},
+        {"strided", 0}, {"sparse_coo", 1}, {"_mkldnn", 2}};
+    for (auto& [n, v] : enums)
+      if (field == n) return simple(m.insertConstant(IValue(v), loc));
+    return std::make_shared<BuiltinFunction>("aten::" + field);
+  }
+  if (name == "torch.jit") {
+    if (field == "annotate" || field == "isinstance") return std::make_shared<SpecialFormValue>(field);
+    if (field == "is_scripting")
+      return std::make_shared<LambdaCallValue>("torch.jit.is_scripting", [](const SourceRange& l, FunctionEmitter& em,
+                                                                            const std::vector<NamedValue>&,
+                                                                            const std::vector<NamedValue>&) {
+        return simple(em.insertConstant(IValue(true), l));
+      });
+    if (field == "_unwrap_optional") return std::make_shared<BuiltinFunction>("aten::_unwrap_optional");
+    if (field == "wait") return std::make_shared<BuiltinFunction>("aten::wait");
+    throw CompileError("torch.jit." + field + " is not supported", loc);
+  }
+  if (name == "torch.nn") {
+    if (field == "functional") return std::make_shared<BuiltinModule>("torch.nn.functional");
+    throw CompileError("torch.nn." + field + " is not supported in TorchScript code", loc);
+  }
+  if (name == "torch.nn.functional") return std::make_shared<BuiltinFunction>("aten::" + field);
+  if (name == "torch.linalg") return std::make_shared<BuiltinFunction>("aten::linalg_" + field);
+  if (name == "torch.special") return std::make_shared<BuiltinFunction>("aten::special_" + field);
+  if (name == "torch.fft") return std::make_shared<BuiltinFunction>("aten::fft_" + field);
+  if (name == "torch.cuda" && field == "is_available")
+    return std::make_shared<LambdaCallValue>("torch.cuda.is_available", [](const SourceRange& l, FunctionEmitter& em,
+                                                                           const std::vector<NamedValue>&,
+                                                                           const std::vector<NamedValue>&) {
+      return simple(em.insertConstant(IValue(false), l));
+    });
+  throw CompileError("Unknown attribute '" + field + "' of module '" + name + "'", loc);
+}
+
+SugaredValuePtr QualifiedNamespace::attr(const SourceRange& loc, FunctionEmitter& m, const std::string& field) {
+  std::string q = name + "." + field;
+  if (auto& r = m.context().resolver) {
+    if (Function* f = r->resolveFunction(q, loc)) return std::make_shared<FunctionValue>(f);
+    if (TypePtr t = r->resolveType(q, loc)) return std::make_shared<ClassValue>(t);
+  }
+  return std::make_shared<QualifiedNamespace>(q);
+}
+
+// ---------------------------------------------------------------- functions, methods, classes
+
+Value* FunctionValue::asValue(const SourceRange& loc, FunctionEmitter& m) {
+  Node* c = m.graph().insert(prim::Constant, {}, 1);
+  c->s_("name", fn->name());
+  c->setSourceRange(loc);
+  c->output()->setType(std::make_shared<FunctionType>(fn));
+  return c->output();
+}
+
+SugaredValuePtr FunctionValue::call(const SourceRange& loc, FunctionEmitter& m, const std::vector<NamedValue>& args,
+                                    const std::vector<NamedValue>& kwargs, size_t) {
+  return m.callFunction(loc, fn, args, kwargs);
+}
+
+SugaredValuePtr MethodValue::call(const SourceRange& loc, FunctionEmitter& m, const std::vector<NamedValue>& args,
+                                  const std::vector<NamedValue>& kwargs, size_t) {
+  return m.callMethod(loc, self, name, args, kwargs);
+}
+
+SugaredValuePtr ClassValue::attr(const SourceRange& loc, FunctionEmitter& m, const std::string& field) {
+  if (field == "__new__") {
+    TypePtr t = type;
+    return std::make_shared<LambdaCallValue>("__new__", [t](const SourceRange& l, FunctionEmitter& em,
+                                                            const std::vector<NamedValue>&,
+                                                            const std::vector<NamedValue>&) {
+      Node* n = em.graph().insert(prim::CreateObject, {}, 1);
+      n->setSourceRange(l);
+      n->output()->setType(t);
+      return simple(n->output());
+    });
+  }
+  if (auto* ct = type->cast<ClassType>()) {
+    if (const IValue* c = ct->findConstant(field)) return simple(m.insertConstant(*c, loc));
+    if (Function* f = ct->findMethod(field)) return std::make_shared<FunctionValue>(f);  // static methods
+  }
+  throw CompileError("Unknown attribute '" + field + "' of class " + type->str(), loc);
+}
+
+SugaredValuePtr ClassValue::call(const SourceRange& loc, FunctionEmitter& m, const std::vector<NamedValue>& args,
+                                 const std::vector<NamedValue>& kwargs, size_t) {
+  if (auto* tt = type->cast<TupleType>()) {
+    // NamedTuple constructor: match the fields like a schema
+    FunctionSchema s;
+    s.name = tt->qualName() ? *tt->qualName() : "tuple";
+    for (size_t i = 0; i < tt->elements().size(); ++i) {
+      Argument a;
+      a.name = i < tt->names().size() ? tt->names()[i] : "_" + std::to_string(i);
+      a.type = tt->elements()[i];
+      s.arguments.push_back(a);
+    }
+    auto [idx, matched] = matchSchemas({&s}, loc, m.graph(), args, kwargs, std::nullopt, m.registry());
+    (void)idx;
+    Node* n = m.graph().insert(prim::TupleConstruct, matched.inputs, 1);
+    n->setSourceRange(loc);
+    n->output()->setType(type);
+    return simple(n->output());
+  }
+  auto* ct = type->cast<ClassType>();
+  if (!ct) throw CompileError("cannot call " + kind(), loc);
+  Node* n = m.graph().insert(prim::CreateObject, {}, 1);
+  n->setSourceRange(loc);
+  n->output()->setType(type);
+  Value* obj = n->output();
+  if (ct->findMethod("__init__")) m.callMethod(loc, obj, "__init__", args, kwargs);
+  return simple(obj);
+}
+
+Value* SugaredTupleValue::asValue(const SourceRange& loc, FunctionEmitter& m) {
+  std::vector<Value*> vs;
+  for (auto& e : elems) vs.push_back(e->asValue(loc, m));
+  return m.createTuple(vs, loc);
+}
+
+SugaredValuePtr ExceptionValue::call(const SourceRange& loc, FunctionEmitter& m, const std::vector<NamedValue>& args,
+                                     const std::vector<NamedValue>& kwargs, size_t) {
+  if (!kwargs.empty()) throw CompileError("exceptions do not take keyword arguments", loc);
+  Value* msg;
+  auto vals = argValues(loc, m, args);
+  if (vals.empty()) {
+    msg = m.insertConstant(IValue(std::string("")), loc);
+  } else if (vals.size() == 1 && vals[0]->type()->kind() == TypeKind::Str) {
+    msg = vals[0];
+  } else if (vals.size() == 1) {
+    msg = m.builtinCallValue(loc, "aten::str", {NamedValue(loc, vals[0])});
+  } else {
+    // several arguments: str of the tuple, as Python prints them
+    msg = m.builtinCallValue(loc, "aten::str", {NamedValue(loc, m.createTuple(vals, loc))});
+  }
+  return std::make_shared<ExceptionMessageValue>(msg, "builtins." + name);
+}
+
+Value* NoneValue::asValue(const SourceRange& loc, FunctionEmitter& m) { return m.insertConstant(IValue(), loc); }
+
+SugaredValuePtr ConstantTableValue::attr(const SourceRange& loc, FunctionEmitter& m, const std::string& field) {
+  if (auto& r = m.context().resolver) {
+    if (auto v = r->resolveConstant(field, loc)) return simple(m.insertConstant(*v, loc));
+  }
+  throw CompileError("unknown archive constant CONSTANTS." + field, loc);
+}
+
+SugaredValuePtr PrintValue::call(const SourceRange& loc, FunctionEmitter& m, const std::vector<NamedValue>& args,
+                                 const std::vector<NamedValue>& kwargs, size_t) {
+  for (auto& k : kwargs)
+    if (k.name != "sep" && k.name != "end") throw CompileError("print doesn't accept keyword argument '" + k.name + "'", loc);
+  if (!kwargs.empty()) throw CompileError("print() keyword arguments (sep, end) are not supported", loc);
+  Node* n = m.graph().insert(prim::Print, argValues(loc, m, args), 0);
+  n->setSourceRange(loc);
+  return std::make_shared<NoneValue>();
+}
+
+SugaredValuePtr CastValue::call(const SourceRange& loc, FunctionEmitter& m, const std::vector<NamedValue>& args,
+                                const std::vector<NamedValue>& kwargs, size_t) {
+  if (args.size() == 1 && kwargs.empty() && args[0].value && args[0].value->type()->equals(*type)) return simple(args[0].value);
+  if (args.empty() && kwargs.empty()) {
+    // int() == 0, float() == 0.0, bool() == False, str() == ""
+    if (type->kind() == TypeKind::Int) return simple(m.insertConstant(IValue(int64_t(0)), loc));
+    if (type->kind() == TypeKind::Float) return simple(m.insertConstant(IValue(0.0), loc));
+    if (type->kind() == TypeKind::Bool) return simple(m.insertConstant(IValue(false), loc));
+    if (type->kind() == TypeKind::Str) return simple(m.insertConstant(IValue(std::string()), loc));
+  }
+  if (args.size() == 1 && args[0].value) {
+    if (auto* ct = args[0].value->type()->cast<ClassType>()) {
+      std::string magic = "__" + type->str() + "__";
+      if (ct->findMethod(magic)) return m.callMethod(loc, args[0].value, magic, {}, {});
+    }
+  }
+  return m.builtinCall(loc, opName, args, kwargs);
+}
+
+}  // namespace kindling

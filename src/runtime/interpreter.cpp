@@ -54,6 +54,8 @@ enum class OpCode : uint8_t {
   ISNOT,
   NOT,
   CAST,              // unchecked_cast / no-op copies
+  ENUM_NAME,
+  ENUM_VALUE,
   NOP,
   RET,
 };
@@ -63,7 +65,7 @@ const char* opName(OpCode c) {
                                 "SET_ATTR", "SET_ATTR_NAME", "CALL", "CALL_METHOD_NAME", "TUPLE_CONSTRUCT",
                                 "TUPLE_UNPACK", "TUPLE_INDEX", "TUPLE_SLICE", "LIST_CONSTRUCT", "LIST_UNPACK",
                                 "DICT_CONSTRUCT", "CREATE_OBJECT", "UNINITIALIZED", "ISINSTANCE", "RAISE",
-                                "PRINT", "NUM_TO_TENSOR", "DEVICE", "DTYPE", "IS", "ISNOT", "NOT", "CAST",
+                                "PRINT", "NUM_TO_TENSOR", "DEVICE", "DTYPE", "IS", "ISNOT", "NOT", "CAST", "ENUM_NAME", "ENUM_VALUE",
                                 "NOP", "RET"};
   return names[static_cast<int>(c)];
 }
@@ -154,31 +156,25 @@ struct Code::Impl {
     return n;
   }
 
-  // True if a and b sit in different blocks of the same prim::If.
+  // True if a and b sit in different blocks of the same prim::If (so at most one of them runs).
   static bool exclusive(const Node* a, const Node* b) {
-    std::unordered_map<const Block*, const Node*> chainA;  // block → node of a's chain in that block
-    for (const Node* x = a; x; x = x->owningBlock() ? x->owningBlock()->owningNode() : nullptr) {
-      chainA[x->owningBlock()] = x;
-      if (!x->owningBlock()) break;
+    std::vector<const Node*> chain;  // a, then the nodes owning a's enclosing blocks, outward
+    for (const Node* x = a; x;) {
+      chain.push_back(x);
+      const Block* bl = x->owningBlock();
+      x = bl ? bl->owningNode() : nullptr;
     }
-    for (const Node* y = b; y; y = y->owningBlock() ? y->owningBlock()->owningNode() : nullptr) {
-      auto it = chainA.find(y->owningBlock());
-      if (it != chainA.end()) {
-        // lowest common block: it->second (a's side) and y (b's side) are the anchors there
-        return false;
-      }
-      // y's block is not on a's chain; check whether y's owning node is on a's chain via a different block
+    for (const Node* y = b; y;) {
       const Block* yb = y->owningBlock();
       if (!yb) break;
       const Node* owner = yb->owningNode();
       if (!owner) break;
-      for (const auto& [blk, node] : chainA) {
-        if (node == owner) {
-          // a is inside `owner` (in block blk, or owner is a itself); b is inside block yb of owner
-          if (node == a) return false;
-          return owner->kind() == prim::If && blk != yb;
-        }
+      for (size_t k = 0; k < chain.size(); ++k) {
+        if (chain[k] != owner) continue;
+        if (k == 0) return false;  // a is the node whose block holds b
+        return owner->kind() == prim::If && chain[k - 1]->owningBlock() != yb;
       }
+      y = owner;
     }
     return false;
   }
@@ -533,6 +529,10 @@ struct Code::Impl {
     if (k == aten::__is__) { emit(OpCode::IS, n); return; }
     if (k == aten::__isnot__) { emit(OpCode::ISNOT, n); return; }
     if (k == aten::__not__) { emit(OpCode::NOT, n); return; }
+    if (k == prim::EnumName) { emit(OpCode::ENUM_NAME, n); return; }
+    if (k == prim::EnumValue) { emit(OpCode::ENUM_VALUE, n); return; }
+    static const Symbol kUnwrap = Symbol::fromQualString("prim::unchecked_unwrap_optional");
+    if (k == kUnwrap) { emit(OpCode::CAST, n); return; }
     std::string types;
     for (size_t i = 0; i < n->inputs().size(); ++i)
       types += (i ? ", " : "") + (n->input(i)->type() ? n->input(i)->type()->str() : std::string("?"));
@@ -642,8 +642,10 @@ void Code::Impl::run(Stack& stack) const {
           break;
         }
         case OpCode::GET_ATTR: {
-          IValue obj = take(a[0], regs, consts);
-          store(regs, in, 0, obj.toObjectRef().slots[in.x]);
+          // Read through a reference: no refcount traffic on `self` for every attribute access.
+          IValue r = ref(a[0], regs, consts).toObjectRef().slots[in.x];
+          if (a[0].mode == Mode::MOVE) regs[a[0].idx] = IValue();
+          store(regs, in, 0, std::move(r));
           ++pc;
           break;
         }
@@ -654,8 +656,9 @@ void Code::Impl::run(Stack& stack) const {
           break;
         }
         case OpCode::SET_ATTR: {
-          IValue obj = take(a[0], regs, consts);
-          obj.toObjectRef().slots[in.x] = take(a[1], regs, consts);
+          IValue v = take(a[1], regs, consts);
+          ref(a[0], regs, consts).toObjectRef().slots[in.x] = std::move(v);
+          if (a[0].mode == Mode::MOVE) regs[a[0].idx] = IValue();
           ++pc;
           break;
         }
@@ -704,13 +707,14 @@ void Code::Impl::run(Stack& stack) const {
           break;
         }
         case OpCode::TUPLE_INDEX: {
-          IValue t = take(a[0], regs, consts);
           int64_t i = ref(a[1], regs, consts).toInt();
-          const auto& e = t.toTupleRef().elements;
+          const auto& e = ref(a[0], regs, consts).toTupleRef().elements;
           int64_t n = static_cast<int64_t>(e.size());
           if (i < 0) i += n;
           KD_CHECK_INDEX(i >= 0 && i < n, "tuple index out of range");
-          store(regs, in, 0, e[i]);
+          IValue r = e[i];
+          if (a[0].mode == Mode::MOVE) regs[a[0].idx] = IValue();
+          store(regs, in, 0, std::move(r));
           ++pc;
           break;
         }
@@ -805,15 +809,18 @@ void Code::Impl::run(Stack& stack) const {
           break;
         }
         case OpCode::DEVICE: {
-          IValue v = take(a[0], regs, consts);
-          (void)v.toTensor();
+          const IValue& v = ref(a[0], regs, consts);
+          if (!v.isTensor()) (void)v.toTensor();
+          if (a[0].mode == Mode::MOVE) regs[a[0].idx] = IValue();
           store(regs, in, 0, IValue(Device{DeviceType::CPU, -1}));
           ++pc;
           break;
         }
         case OpCode::DTYPE: {
-          IValue v = take(a[0], regs, consts);
-          int64_t dt = static_cast<int64_t>(v.toTensor().dtype());
+          const IValue& v = ref(a[0], regs, consts);
+          if (!v.isTensor()) (void)v.toTensor();  // throws the tag-mismatch error
+          int64_t dt = static_cast<int64_t>(v.unsafeTensorImpl()->dtype);
+          if (a[0].mode == Mode::MOVE) regs[a[0].idx] = IValue();
           store(regs, in, 0, IValue(dt));
           ++pc;
           break;
@@ -831,6 +838,14 @@ void Code::Impl::run(Stack& stack) const {
         case OpCode::NOT: {
           bool r = !ref(a[0], regs, consts).toBool();
           store(regs, in, 0, IValue(r));
+          ++pc;
+          break;
+        }
+        case OpCode::ENUM_NAME:
+        case OpCode::ENUM_VALUE: {
+          IValue e = take(a[0], regs, consts);
+          const EnumHolder& h = *e.toEnum();
+          store(regs, in, 0, in.op == OpCode::ENUM_NAME ? IValue(h.name) : h.value);
           ++pc;
           break;
         }

@@ -15,6 +15,7 @@ namespace {
 
 using prim::listRef;
 using prim::normalizeIndex;
+using prim::sliceIndices;
 
 IValue newList(const ListValue& like, std::vector<IValue> elems) {
   return IValue(makeIntrusive<ListValue>(like.elementType, std::move(elems)));
@@ -146,28 +147,6 @@ void mulInPlace(Stack& s) {  // mul_.t(t[](a!) l, int n) -> t[](a!)
   push(s, std::move(l));
 }
 
-/// Python slice of a sequence of length n: the indices selected by [start:end:step].
-void sliceIndices(int64_t n, const IValue& startV, const IValue& endV, int64_t step, std::vector<int64_t>& out) {
-  KD_CHECK(step != 0, "List slice should have non-zero step");
-  int64_t start, end;
-  if (step > 0) {
-    start = startV.isNone() ? 0 : startV.toInt();
-    end = endV.isNone() ? n : endV.toInt();
-    if (start < 0) start = std::max<int64_t>(0, start + n);
-    if (end < 0) end = std::max<int64_t>(0, end + n);
-    start = std::min(start, n);
-    end = std::min(end, n);
-    for (int64_t i = start; i < end; i += step) out.push_back(i);
-  } else {
-    start = startV.isNone() ? n - 1 : startV.toInt();
-    end = endV.isNone() ? -1 : endV.toInt();
-    if (start < 0) start = std::max<int64_t>(-1, start + n);
-    if (!endV.isNone() && end < 0) end = std::max<int64_t>(-1, end + n);
-    start = std::min(start, n - 1);
-    end = std::min(end, n - 1);
-    for (int64_t i = start; i > end; i += step) out.push_back(i);
-  }
-}
 void slice(Stack& s) {  // slice.t(t[] l, int? start=None, int? end=None, int step=1) -> t[]
   int64_t step = pop(s).toInt();
   IValue end = pop(s);

@@ -1,7 +1,43 @@
 // Helpers shared by the prim_* builtin families (see prim_util.h).
 #include "ops/prim_util.h"
 
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+
 namespace kindling::prim {
+
+void sliceIndices(int64_t n, const IValue& startV, const IValue& endV, int64_t step, std::vector<int64_t>& out) {
+  KD_CHECK(step != 0, "List slice should have non-zero step");
+  if (step > 0) {
+    int64_t start = startV.isNone() ? 0 : startV.toInt();
+    int64_t end = endV.isNone() ? n : endV.toInt();
+    if (start < 0) start = std::max<int64_t>(0, start + n);
+    if (end < 0) end = std::max<int64_t>(0, end + n);
+    start = std::min(start, n);
+    end = std::min(end, n);
+    for (int64_t i = start; i < end; i += step) out.push_back(i);
+  } else {
+    int64_t start = startV.isNone() ? n - 1 : startV.toInt();
+    int64_t end = endV.isNone() ? -1 : endV.toInt();
+    if (start < 0) start = std::max<int64_t>(-1, start + n);
+    if (!endV.isNone() && end < 0) end = std::max<int64_t>(-1, end + n);
+    start = std::min(start, n - 1);
+    end = std::min(end, n - 1);
+    for (int64_t i = start; i > end; i += step) out.push_back(i);
+  }
+}
+
+namespace {
+void stdoutPrint(const std::string& text) {
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+}
+std::atomic<PrintHandler> gPrintHandler{stdoutPrint};
+}  // namespace
+
+PrintHandler setPrintHandler(PrintHandler h) { return gPrintHandler.exchange(h ? h : stdoutPrint); }
+PrintHandler printHandler() { return gPrintHandler.load(std::memory_order_relaxed); }
 
 bool lessThan(const IValue& a, const IValue& b) {
   if (a.isString() && b.isString()) return a.toStringRef() < b.toStringRef();

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/ivalue.h"
 
@@ -18,6 +19,16 @@ inline size_t normalizeIndex(int64_t idx, size_t size, const char* msg) {
   if (idx < 0 || idx >= n) throw RuntimeError(msg, "builtins.IndexError");
   return static_cast<size_t>(idx);
 }
+
+/// Python slice of a sequence of length n: appends the indices [start:end:step] selects (start/end may
+/// be None). Throws "List slice should have non-zero step" for step 0.
+void sliceIndices(int64_t n, const IValue& start, const IValue& end, int64_t step, std::vector<int64_t>& out);
+
+/// Where prim::Print writes (default: stdout). Returns the previous handler. Not thread-safe to swap
+/// while programs run.
+using PrintHandler = void (*)(const std::string& text);
+PrintHandler setPrintHandler(PrintHandler h);
+PrintHandler printHandler();
 
 /// Python == on list elements: numbers by value (nan != nan), strings by content, None == None,
 /// devices by value, tensors and objects by identity, containers element-wise (IValue's operator==).

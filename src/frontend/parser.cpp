@@ -107,7 +107,12 @@ class Parser {
       case TokenKind::Indent: return "an indent";
       case TokenKind::Dedent: return "a dedent";
       case TokenKind::Eof: return "end of input";
-      default: return "'" + t.text(*src_) + "'";
+      default: {
+        std::string r = "'";
+        r += t.text(*src_);
+        r += '\'';
+        return r;
+      }
     }
   }
   // Range to report an error at the current token; layout tokens point at the previous token.
@@ -425,7 +430,10 @@ class Parser {
       while (isOp(".") || isOp("...")) n += advance().sval;
       if (cur().kind == TokenKind::Name && !isKw("import")) {
         n += expectName();
-        while (acceptOp(".")) n += "." + expectName();
+        while (acceptOp(".")) {
+          n += '.';
+          n += expectName();
+        }
       }
       return n;
     };

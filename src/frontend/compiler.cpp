@@ -1,0 +1,303 @@
+#include "frontend/compiler.h"
+
+#include <unordered_map>
+#include <unordered_set>
+
+#include "frontend/parser.h"
+
+namespace kindling {
+
+namespace {
+
+bool isModuleBase(const std::string& n) {
+  return n == "Module" || n == "torch.nn.Module" || n == "nn.Module" || n == "torch.nn.modules.module.Module";
+}
+
+std::vector<std::string> stringList(const ExprPtr& e) {
+  std::vector<std::string> out;
+  if (e->kind != ExprKind::List && e->kind != ExprKind::Tuple)
+    throw CompileError("expected a list of strings", e->range);
+  for (auto& x : e->as<SequenceExpr>().elts) {
+    if (x->kind != ExprKind::Str) throw CompileError("expected a list of strings", x->range);
+    out.push_back(x->as<StrExpr>().value);
+  }
+  return out;
+}
+
+bool hasDecorator(const DefStmt& d, const std::string& name) {
+  for (auto& x : d.decorators) {
+    std::string n = dottedName(x);
+    if (n == name || n == "torch.jit." + name || n == "jit." + name) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Function* defineFunction(CompilationTarget& target, const std::shared_ptr<SourceFile>& file, const DefStmt& def,
+                         const std::string& qualName, const std::shared_ptr<ClassType>& selfType,
+                         const EmitContext& ctx) {
+  for (auto& d : def.decorators) {
+    std::string n = dottedName(d);
+    if (n == "torch.jit.ignore" || n == "jit.ignore")
+      throw CompileError("@torch.jit.ignore functions call back into Python and cannot run in Kindling", d->range);
+    if (n == "property") throw CompileError("properties are not supported yet", d->range);
+  }
+  bool isStatic = hasDecorator(def, "staticmethod");
+  TypePtr self = isStatic ? nullptr : TypePtr(selfType);
+  if (self && def.params.empty())
+    throw CompileError("methods must have a self argument", def.range);
+  FunctionSchema schema = schemaForDef(def, def.name, self, ctx);
+  const DefStmt* defp = &def;
+  bool unused = hasDecorator(def, "unused");
+  std::shared_ptr<SourceFile> keep = file;
+  EmitContext c = ctx;
+  Function* fn = target.defineFunction(qualName, schema, [keep, defp, self, c, unused, schema](Graph& g) {
+    if (unused) {
+      // @torch.jit.unused: the body raises
+      auto src = std::make_shared<Source>("raise Exception(\"This function has been marked unused\")\n");
+      auto f = parseFile(src);
+      DefStmt d(defp->range);
+      d.name = defp->name;
+      d.params = defp->params;
+      d.returnType = defp->returnType;
+      d.body = f->body;
+      emitFunctionBody(g, d, schema, self, c);
+      return;
+    }
+    emitFunctionBody(g, *defp, schema, self, c);
+  });
+  if (selfType) selfType->addMethod(fn);
+  return fn;
+}
+
+TypePtr defineClass(CompilationTarget& target, const std::shared_ptr<SourceFile>& file, const ClassStmt& cls,
+                    const std::string& qualName, const EmitContext& ctx) {
+  if (TypePtr existing = target.findType(qualName)) return existing;
+  TypeParser tp(ctx.resolver ? TypeResolver([r = ctx.resolver](const std::string& n, const SourceRange& l) {
+                  return r->resolveType(n, l);
+                })
+                             : TypeResolver());
+  bool isModule = false, isNamedTuple = false;
+  for (auto& b : cls.bases) {
+    std::string n = dottedName(b);
+    if (isModuleBase(n)) isModule = true;
+    else if (n == "NamedTuple" || n == "typing.NamedTuple") isNamedTuple = true;
+    else if (n == "object") {}
+    else if (n == "Enum" || n == "enum.Enum") throw CompileError("Enum classes are not supported yet", b->range);
+    else if (n == "Interface" || n == "ModuleInterface") throw CompileError("interfaces are not supported yet", b->range);
+    else throw CompileError("class inheritance is not supported in TorchScript (base '" + n + "')", b->range);
+  }
+  if (isNamedTuple) {
+    std::vector<std::string> names;
+    std::vector<TypePtr> types;
+    for (auto& s : cls.body) {
+      if (s->kind == StmtKind::Pass) continue;
+      if (s->kind == StmtKind::Expr && s->as<ExprStmt>().value->kind == ExprKind::Str) continue;
+      if (s->kind != StmtKind::Assign || !s->as<AssignStmt>().annotation || s->as<AssignStmt>().targets[0]->kind != ExprKind::Name)
+        throw CompileError("NamedTuple classes may only contain field declarations `name : T`", s->range);
+      auto& a = s->as<AssignStmt>();
+      if (a.value) throw CompileError("NamedTuple default values are not supported yet", a.range);
+      names.push_back(a.targets[0]->as<NameExpr>().id);
+      types.push_back(tp.parse(a.annotation));
+    }
+    TypePtr t = TupleType::createNamed(qualName, names, types);
+    target.addType(t);
+    return t;
+  }
+  auto type = ClassType::create(qualName, isModule);
+  target.addType(type);
+  std::unordered_set<std::string> params, buffers;
+  std::vector<const DefStmt*> methods;
+  // __parameters__ / __buffers__ first: attributes are added with their flags
+  for (auto& s : cls.body) {
+    if (s->kind != StmtKind::Assign) continue;
+    auto& a = s->as<AssignStmt>();
+    if (a.annotation || a.targets[0]->kind != ExprKind::Name || !a.value) continue;
+    const std::string& name = a.targets[0]->as<NameExpr>().id;
+    if (name == "__parameters__") for (auto& x : stringList(a.value)) params.insert(x);
+    if (name == "__buffers__") for (auto& x : stringList(a.value)) buffers.insert(x);
+  }
+  auto addAttr = [&](const std::string& name, const TypePtr& t, const SourceRange& loc) {
+    if (type->findAttributeSlot(name) >= 0) throw CompileError("attribute '" + name + "' is declared twice", loc);
+    type->addAttribute(name, t, params.count(name) != 0, buffers.count(name) != 0);
+  };
+  for (auto& s : cls.body) {
+    switch (s->kind) {
+      case StmtKind::Pass: break;
+      case StmtKind::Expr:
+        if (s->as<ExprStmt>().value->kind == ExprKind::Str) break;  // docstring
+        throw CompileError("unexpected expression in a class body", s->range);
+      case StmtKind::Def: methods.push_back(&s->as<DefStmt>()); break;
+      case StmtKind::Assign: {
+        auto& a = s->as<AssignStmt>();
+        const ExprPtr& t = a.targets[0];
+        if (t->kind == ExprKind::Name) {
+          const std::string& name = t->as<NameExpr>().id;
+          if (!a.annotation) {
+            if (name == "__parameters__" || name == "__buffers__") break;
+            if (name == "__constants__" || name == "__jit_unused_properties__" || name == "__slots__") break;
+            // class-level constant without annotation
+            type->addConstant(name, evalConstantExpr(a.value, nullptr));
+            break;
+          }
+          bool isFinal = false;
+          TypePtr at = tp.parse(a.annotation, &isFinal);
+          if (isFinal) {
+            if (!a.value) throw CompileError("Final attributes need a value", a.range);
+            type->addConstant(name, evalConstantExpr(a.value, at));
+          } else {
+            if (a.value) {
+              // `x : int = 3` at class level: a constant as well
+              type->addConstant(name, evalConstantExpr(a.value, at));
+            } else {
+              addAttr(name, at, a.range);
+            }
+          }
+          break;
+        }
+        if (t->kind == ExprKind::Subscript && dottedName(t->as<SubscriptExpr>().value) == "__annotations__") {
+          auto& sub = t->as<SubscriptExpr>();
+          if (sub.subscripts.size() != 1 || sub.subscripts[0]->kind != ExprKind::Str)
+            throw CompileError("expected __annotations__[\"name\"] = Type", t->range);
+          addAttr(sub.subscripts[0]->as<StrExpr>().value, tp.parse(a.value), a.range);
+          break;
+        }
+        throw CompileError("unexpected assignment in a class body", s->range);
+      }
+      default: throw CompileError("unexpected statement in a class body", s->range);
+    }
+  }
+  for (const DefStmt* d : methods) defineFunction(target, file, *d, qualName + "." + d->name, type, ctx);
+  return type;
+}
+
+namespace {
+
+// Resolves names of a user program: its own top-level definitions, import aliases, then `fallback`.
+class FileResolver : public Resolver {
+ public:
+  FileResolver(CompilationTarget& target, std::string prefix, std::shared_ptr<Resolver> fallback)
+      : target_(target), prefix_(std::move(prefix)), fallback_(std::move(fallback)) {}
+  TypePtr resolveType(const std::string& name, const SourceRange& loc) override {
+    auto it = localTypes_.find(name);
+    if (it != localTypes_.end()) {
+      if (TypePtr t = target_.findType(it->second)) return t;
+      if (definer_) return definer_(it->second);
+    }
+    if (TypePtr t = target_.findType(name)) return t;
+    return fallback_ ? fallback_->resolveType(name, loc) : nullptr;
+  }
+  Function* resolveFunction(const std::string& name, const SourceRange& loc) override {
+    auto it = localFunctions_.find(name);
+    if (it != localFunctions_.end()) {
+      if (Function* f = target_.findFunction(it->second)) return f;
+    }
+    if (Function* f = target_.findFunction(name)) return f;
+    return fallback_ ? fallback_->resolveFunction(name, loc) : nullptr;
+  }
+  SugaredValuePtr resolveValue(const std::string& name, const SourceRange& loc) override {
+    auto it = aliases_.find(name);
+    if (it != aliases_.end()) return it->second;
+    return fallback_ ? fallback_->resolveValue(name, loc) : nullptr;
+  }
+  std::optional<IValue> resolveConstant(const std::string& name, const SourceRange& loc) override {
+    return fallback_ ? fallback_->resolveConstant(name, loc) : std::nullopt;
+  }
+  CompilationTarget& target_;
+  std::string prefix_;
+  std::shared_ptr<Resolver> fallback_;
+  std::unordered_map<std::string, std::string> localTypes_, localFunctions_;
+  std::unordered_map<std::string, SugaredValuePtr> aliases_;
+  std::function<TypePtr(const std::string&)> definer_;
+};
+
+}  // namespace
+
+std::vector<Function*> compileSource(CompilationTarget& target, const std::shared_ptr<const Source>& source,
+                                     const CompileOptions& options) {
+  std::shared_ptr<SourceFile> file = parseFile(source);
+  auto resolver = std::make_shared<FileResolver>(target, options.prefix, options.resolver);
+  EmitContext ctx;
+  ctx.resolver = resolver;
+  ctx.registry = options.registry;
+  ctx.archiveMode = options.archiveMode;
+  std::unordered_map<std::string, const ClassStmt*> classes;
+  std::vector<std::string> classOrder;
+  // first pass: names and imports
+  for (auto& s : file->body) {
+    switch (s->kind) {
+      case StmtKind::Class: {
+        auto& c = s->as<ClassStmt>();
+        resolver->localTypes_[c.name] = options.prefix + "." + c.name;
+        classes[options.prefix + "." + c.name] = &c;
+        classOrder.push_back(options.prefix + "." + c.name);
+        break;
+      }
+      case StmtKind::Def: {
+        auto& d = s->as<DefStmt>();
+        resolver->localFunctions_[d.name] = options.prefix + "." + d.name;
+        break;
+      }
+      case StmtKind::Import: {
+        auto& im = s->as<OtherStmt>();
+        static const std::unordered_set<std::string> allowed = {
+            "torch", "torch.nn", "torch.nn.functional", "math", "typing", "enum", "collections", "torch.jit",
+            "__future__", "torch.nn as nn", "builtins"};
+        auto checkModule = [&](const std::string& m) {
+          std::string root = m.substr(0, m.find('.'));
+          if (root != "torch" && root != "math" && root != "typing" && root != "enum" && root != "collections" &&
+              root != "__future__" && root != "builtins")
+            throw CompileError("import of module '" + m + "' is not supported (only torch, math, typing, enum and collections)", s->range);
+        };
+        if (im.module.empty()) {
+          for (size_t i = 0; i < im.names.size(); ++i) {
+            checkModule(im.names[i]);
+            if (!im.asNames[i].empty()) {
+              const std::string& m = im.names[i];
+              SugaredValuePtr v;
+              if (m == "torch" || m == "torch.nn" || m == "torch.nn.functional" || m == "torch.jit" || m == "math")
+                v = std::make_shared<BuiltinModule>(m);
+              if (v) resolver->aliases_[im.asNames[i]] = v;
+            }
+          }
+        } else {
+          checkModule(im.module);
+          for (size_t i = 0; i < im.names.size(); ++i) {
+            const std::string& n = im.names[i];
+            std::string as = im.asNames[i].empty() ? n : im.asNames[i];
+            if (im.module == "torch.nn" && n == "functional") resolver->aliases_[as] = std::make_shared<BuiltinModule>("torch.nn.functional");
+            else if (im.module == "torch" && (n == "jit" || n == "nn")) resolver->aliases_[as] = std::make_shared<BuiltinModule>("torch." + n);
+            else if (im.module == "torch" && n == "Tensor") {}
+            else if (im.module == "torch.jit" && (n == "annotate" || n == "isinstance")) resolver->aliases_[as] = std::make_shared<SpecialFormValue>(n);
+            else if (im.module == "math") resolver->aliases_[as] = std::make_shared<BuiltinFunction>("aten::" + n);
+          }
+        }
+        break;
+      }
+      case StmtKind::Expr:
+        if (s->as<ExprStmt>().value->kind == ExprKind::Str) break;  // module docstring
+        throw CompileError("only definitions, imports and constants are allowed at the top level", s->range);
+      case StmtKind::Pass: break;
+      default:
+        throw CompileError("only definitions, imports and constants are allowed at the top level", s->range);
+    }
+  }
+  resolver->definer_ = [&target, file, classes, ctx](const std::string& q) -> TypePtr {
+    auto it = classes.find(q);
+    if (it == classes.end()) return nullptr;
+    return defineClass(target, file, *it->second, q, ctx);
+  };
+  // second pass: classes (in order), then functions
+  for (auto& q : classOrder) defineClass(target, file, *classes.at(q), q, ctx);
+  std::vector<Function*> fns;
+  for (auto& s : file->body) {
+    if (s->kind != StmtKind::Def) continue;
+    auto& d = s->as<DefStmt>();
+    fns.push_back(defineFunction(target, file, d, options.prefix + "." + d.name, nullptr, ctx));
+  }
+  resolver->definer_ = nullptr;  // the class map is only valid during this call
+  return fns;
+}
+
+}  // namespace kindling

@@ -2,6 +2,7 @@
 // viewability rules and error messages), copies with dtype conversion and broadcasting, fill, item.
 #include "tensor/tensor.h"
 
+#include <immintrin.h>
 #include <omp.h>
 
 #include <algorithm>
@@ -174,33 +175,39 @@ inline To convertValue(From v) {
   }
 }
 
+// Dimensions of two equally shaped strided views with size-1 dims dropped and neighbouring dims merged
+// where both views are contiguous across them (row-major order kept). Empty when every size is 1.
+struct Coalesced {
+  IntArray sizes, ds, ss;
+};
+Coalesced coalesce(const IntArray& sizesIn, const IntArray& dsIn, const IntArray& ssIn) {
+  Coalesced c;
+  for (size_t i = sizesIn.size(); i-- > 0;) {
+    if (sizesIn[i] == 1) continue;
+    if (!c.sizes.empty() && dsIn[i] == c.ds.front() * c.sizes.front() && ssIn[i] == c.ss.front() * c.sizes.front()) {
+      c.sizes.front() *= sizesIn[i];
+    } else {
+      c.sizes.insert(c.sizes.begin(), sizesIn[i]);
+      c.ds.insert(c.ds.begin(), dsIn[i]);
+      c.ss.insert(c.ss.begin(), ssIn[i]);
+    }
+  }
+  return c;
+}
+
 // Walks two equally shaped strided views (dst, src) calling body(dstPtr, srcPtr, n, dstStride, srcStride)
 // on inner rows. Dimensions are coalesced first; rows are split over OpenMP threads when large.
 template <class Body>
 void forEachRow(const IntArray& sizesIn, const IntArray& dstStridesIn, const IntArray& srcStridesIn, char* dst,
                 const char* src, size_t dstItem, size_t srcItem, Body body) {
-  // Coalesce: drop size-1 dims, merge dims that are contiguous with their inner neighbour in both tensors.
-  IntArray sizes, ds, ss;
-  for (size_t i = 0; i < sizesIn.size(); ++i) {
-    if (sizesIn[i] == 1) continue;
-    sizes.push_back(sizesIn[i]);
-    ds.push_back(dstStridesIn[i]);
-    ss.push_back(srcStridesIn[i]);
-  }
-  if (sizes.empty()) {
+  Coalesced c = coalesce(sizesIn, dstStridesIn, srcStridesIn);
+  if (c.sizes.empty()) {
     body(dst, src, 1, 0, 0);
     return;
   }
-  IntArray cs{sizes.back()}, cds{ds.back()}, css{ss.back()};
-  for (size_t i = sizes.size() - 1; i-- > 0;) {
-    if (ds[i] == cds.front() * cs.front() && ss[i] == css.front() * cs.front()) {
-      cs.front() *= sizes[i];
-    } else {
-      cs.insert(cs.begin(), sizes[i]);
-      cds.insert(cds.begin(), ds[i]);
-      css.insert(css.begin(), ss[i]);
-    }
-  }
+  const IntArray& cs = c.sizes;
+  const IntArray& cds = c.ds;
+  const IntArray& css = c.ss;
   const int64_t ndim = static_cast<int64_t>(cs.size());
   const int64_t inner = cs.back();
   const int64_t innerDs = cds.back(), innerSs = css.back();
@@ -253,23 +260,109 @@ void forEachRow(const IntArray& sizesIn, const IntArray& dstStridesIn, const Int
   }
 }
 
+// float <-> half with the F16C instructions when the CPU has them (chosen at run time; no global -m flags).
+__attribute__((target("avx,f16c"))) void floatToHalfF16C(const float* s, Half* d, int64_t n) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(s + i), _MM_FROUND_TO_NEAREST_INT);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), h);
+  }
+  for (; i < n; ++i) d[i] = Half(s[i]);
+}
+__attribute__((target("avx,f16c"))) void halfToFloatF16C(const Half* s, float* d, int64_t n) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    _mm256_storeu_ps(d + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i))));
+  for (; i < n; ++i) d[i] = static_cast<float>(s[i]);
+}
+bool hasF16C() {
+  static const bool ok = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+  return ok;
+}
+
+template <class D, class S>
+inline void convertRow(D* d, const S* s, int64_t n) {
+  if constexpr (std::is_same_v<D, S>) {
+    std::memcpy(d, s, static_cast<size_t>(n) * sizeof(D));
+  } else if constexpr (std::is_same_v<D, Half> && std::is_same_v<S, float>) {
+    if (hasF16C()) floatToHalfF16C(s, d, n);
+    else for (int64_t i = 0; i < n; ++i) d[i] = Half(s[i]);
+  } else if constexpr (std::is_same_v<D, float> && std::is_same_v<S, Half>) {
+    if (hasF16C()) halfToFloatF16C(s, d, n);
+    else for (int64_t i = 0; i < n; ++i) d[i] = static_cast<float>(s[i]);
+  } else {
+    for (int64_t i = 0; i < n; ++i) d[i] = convertValue<D, S>(s[i]);
+  }
+}
+
+// Copies where the destination is contiguous along the last dim and the source along the one before
+// (x.transpose(-1, -2).contiguous(), NCHW <-> NHWC) in 64x64 tiles of 8x8 blocks, so both sides stay in cache.
+// Returns false when the layout is not of that kind.
+template <class D, class S>
+bool tiledTransposeCopy(const Tensor& dst, const Tensor& src) {
+  Coalesced c = coalesce(dst.sizes(), dst.strides(), src.strides());
+  size_t n = c.sizes.size();
+  if (n < 2) return false;
+  const int64_t A = c.sizes[n - 2], B = c.sizes[n - 1];
+  const int64_t dA = c.ds[n - 2], dB = c.ds[n - 1], sA = c.ss[n - 2], sB = c.ss[n - 1];
+  if (dB != 1 || sA != 1 || sB <= 1 || A < 16 || B < 16) return false;
+  constexpr int64_t kTile = 64, kMicro = 8;
+  int64_t outer = 1;
+  for (size_t i = 0; i + 2 < n; ++i) outer *= c.sizes[i];
+  const int64_t aTiles = (A + kTile - 1) / kTile;
+  const int64_t tasks = outer * aTiles;
+  D* dbase = static_cast<D*>(dst.data_ptr());
+  const S* sbase = static_cast<const S*>(src.data_ptr());
+  auto run = [&](int64_t task) {
+    int64_t o = task / aTiles, at = task % aTiles;
+    int64_t doff = 0, soff = 0, r = o;
+    for (size_t i = n - 2; i-- > 0;) {
+      int64_t idx = r % c.sizes[i];
+      r /= c.sizes[i];
+      doff += idx * c.ds[i];
+      soff += idx * c.ss[i];
+    }
+    const int64_t a0 = at * kTile, a1 = std::min(A, a0 + kTile);
+    for (int64_t b0 = 0; b0 < B; b0 += kTile) {
+      const int64_t b1 = std::min(B, b0 + kTile);
+      // 8x8 micro-blocks: few cache lines per set even when the strides are powers of two.
+      for (int64_t am = a0; am < a1; am += kMicro) {
+        const int64_t ae = std::min(a1, am + kMicro);
+        for (int64_t bm = b0; bm < b1; bm += kMicro) {
+          const int64_t be = std::min(b1, bm + kMicro);
+          for (int64_t a = am; a < ae; ++a) {
+            D* d = dbase + doff + a * dA;
+            const S* s = sbase + soff + a;
+            for (int64_t b = bm; b < be; ++b) d[b] = convertValue<D, S>(s[b * sB]);
+          }
+        }
+      }
+    }
+  };
+  const int64_t total = outer * A * B;
+  if (total >= 32768 && tasks > 1 && omp_get_max_threads() > 1 && !omp_in_parallel()) {
+#pragma omp parallel for schedule(static)
+    for (int64_t t = 0; t < tasks; ++t) run(t);
+  } else {
+    for (int64_t t = 0; t < tasks; ++t) run(t);
+  }
+  return true;
+}
+
 void copyStrided(const Tensor& dst, const Tensor& src) {
   // src already has dst's shape (broadcast strides may be 0).
   dispatchAllTypes(dst.dtype(), "copy_", [&](auto dtag) {
     using D = decltype(dtag);
     dispatchAllTypes(src.dtype(), "copy_", [&](auto stag) {
       using S = decltype(stag);
+      if (tiledTransposeCopy<D, S>(dst, src)) return;
       forEachRow(dst.sizes(), dst.strides(), src.strides(), static_cast<char*>(dst.data_ptr()),
                  static_cast<const char*>(src.data_ptr()), sizeof(D), sizeof(S),
                  [](char* dp, const char* sp, int64_t n, int64_t dstr, int64_t sstr) {
                    D* d = reinterpret_cast<D*>(dp);
                    const S* s = reinterpret_cast<const S*>(sp);
                    if (dstr == 1 && sstr == 1) {
-                     if constexpr (std::is_same_v<D, S>) {
-                       std::memcpy(d, s, static_cast<size_t>(n) * sizeof(D));
-                     } else {
-                       for (int64_t i = 0; i < n; ++i) d[i] = convertValue<D, S>(s[i]);
-                     }
+                     convertRow(d, s, n);
                    } else if (sstr == 0) {
                      D v = convertValue<D, S>(s[0]);
                      for (int64_t i = 0; i < n; ++i) d[i * dstr] = v;

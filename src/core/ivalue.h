@@ -89,7 +89,16 @@ class IValue {
   bool isEnum() const { return tag_ == Tag::Enum; }
   bool isUninitialized() const { return tag_ == Tag::Uninitialized; }
   bool isScalar() const { return tag_ == Tag::Int || tag_ == Tag::Double || tag_ == Tag::Bool; }
-  bool isPtr() const { return tag_ >= Tag::Tensor && tag_ != Tag::Double && tag_ != Tag::Int && tag_ != Tag::Bool && tag_ != Tag::Device && tag_ != Tag::Uninitialized && p_.ptr != nullptr; }
+  /// True when the payload is a (non-null) refcounted pointer. One mask test: it runs on every copy.
+  bool isPtr() const {
+    constexpr uint32_t kPtrTags =
+        (1u << static_cast<int>(Tag::Tensor)) | (1u << static_cast<int>(Tag::String)) |
+        (1u << static_cast<int>(Tag::Tuple)) | (1u << static_cast<int>(Tag::List)) | (1u << static_cast<int>(Tag::Dict)) |
+        (1u << static_cast<int>(Tag::Object)) | (1u << static_cast<int>(Tag::Future)) | (1u << static_cast<int>(Tag::Enum)) |
+        (1u << static_cast<int>(Tag::Capsule)) | (1u << static_cast<int>(Tag::Generator)) |
+        (1u << static_cast<int>(Tag::Storage));
+    return ((kPtrTags >> static_cast<int>(tag_)) & 1u) && p_.ptr != nullptr;
+  }
 
   // --- access (throw RuntimeError on a tag mismatch) ---
   int64_t toInt() const { check(Tag::Int); return p_.i; }

@@ -448,3 +448,59 @@ TEST(Tensor, IValueInterop) {
   EXPECT_TRUE(v.isNone());
   EXPECT_TRUE(moved.is_same(x));
 }
+
+TEST(Tensor, TiledTransposeCopiesWithConversion) {
+  // odd sizes, a batch dim, dtype conversion: compare against element-wise reads of the source view
+  Tensor x = arange(3 * 37 * 53).view({3, 37, 53});
+  Tensor t = x.transpose(1, 2);  // [3, 53, 37], src contiguous along dim 1
+  for (ScalarType dt : {ScalarType::Float, ScalarType::Double, ScalarType::Long, ScalarType::Half}) {
+    Tensor c = t.to(dt, true).contiguous();
+    ASSERT_TRUE(c.is_contiguous());
+    for (int64_t i = 0; i < c.numel(); i += 7) {
+      int64_t b = i / (53 * 37), r = (i / 37) % 53, col = i % 37;
+      double expect = static_cast<double>(b * 37 * 53 + col * 53 + r);
+      if (dt == ScalarType::Half) expect = static_cast<float>(Half(static_cast<float>(expect)));
+      ASSERT_EQ(c.doubleAt(i), expect) << scalarTypeName(dt) << " at " << i;
+    }
+  }
+  // NCHW -> NHWC
+  Tensor n = arange(2 * 20 * 6 * 5).view({2, 20, 6, 5});
+  Tensor nhwc = n.permute({0, 2, 3, 1}).contiguous();
+  EXPECT_EQ(nhwc.sizes(), (IntArray{2, 6, 5, 20}));
+  EXPECT_EQ(nhwc.doubleAt(1), 30.0);  // [0,0,0,1] == n[0,1,0,0]
+  EXPECT_EQ(nhwc.doubleAt(20 * 5 + 20 + 3), 3 * 30.0 + 5 + 1);  // [0,1,1,3] == n[0,3,1,1]
+}
+
+TEST(Tensor, FloatHalfRowsMatchScalarConversion) {
+  // the vectorised float<->half path must round exactly like Half(float)
+  std::vector<float> v;
+  uint32_t seed = 12345;
+  for (int i = 0; i < 4099; ++i) {
+    seed = seed * 1664525u + 1013904223u;
+    uint32_t bits = seed;
+    float f;
+    std::memcpy(&f, &bits, 4);
+    if (i % 3 == 0) f = static_cast<float>(static_cast<int32_t>(seed) % 200000) / 3.0f;
+    v.push_back(f);
+  }
+  v.push_back(std::numeric_limits<float>::infinity());
+  v.push_back(-0.0f);
+  v.push_back(65519.f);
+  v.push_back(65520.f);
+  Tensor f = Tensor::fromVector(v, ScalarType::Float);
+  Tensor h = f.to(ScalarType::Half);
+  const Half* hp = h.data_ptr<Half>();
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (std::isnan(v[i])) {
+      ASSERT_TRUE(std::isnan(static_cast<float>(hp[i])));
+      continue;
+    }
+    ASSERT_EQ(hp[i].x, Half(v[i]).x) << v[i];
+  }
+  Tensor back = h.to(ScalarType::Float);
+  for (size_t i = 0; i < v.size(); ++i) {
+    float e = static_cast<float>(hp[i]);
+    if (std::isnan(e)) continue;
+    ASSERT_EQ(back.data_ptr<float>()[i], e);
+  }
+}

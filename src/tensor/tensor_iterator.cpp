@@ -1,6 +1,8 @@
 // TensorIterator: dtype resolution, broadcasting and the coalesced iteration space (see tensor_iterator.h).
 #include "tensor/tensor_iterator.h"
 
+#include <algorithm>
+
 namespace kindling {
 
 namespace {
@@ -29,6 +31,12 @@ TensorIterator& TensorIterator::addInput(const Tensor& t, bool wrappedNumber) {
   return *this;
 }
 
+TensorIterator& TensorIterator::addInputNoCast(const Tensor& t) {
+  addInput(t, false);
+  inputs_.back().noCast = true;
+  return *this;
+}
+
 TensorIterator& TensorIterator::addInput(const Scalar& s) {
   Operand op;
   op.isScalar = true;
@@ -46,6 +54,7 @@ TensorIterator& TensorIterator::build() {
   } else if (promoteInputs_) {
     ResultTypeState st;
     for (const auto& op : inputs_) {
+      if (op.noCast) continue;
       if (op.isScalar) st.add(op.s);
       else st.add(op.t, op.wrapped);
     }
@@ -53,14 +62,15 @@ TensorIterator& TensorIterator::build() {
   } else {
     common_ = ScalarType::Undefined;
     for (const auto& op : inputs_) {
-      if (op.isScalar) continue;
+      if (op.isScalar || op.noCast) continue;
       if (common_ == ScalarType::Undefined) common_ = op.t.dtype();
       KD_CHECK(op.t.dtype() == common_, "expected all inputs to have the same dtype, but got {} and {}",
                scalarTypeName(common_), scalarTypeName(op.t.dtype()));
     }
     if (common_ == ScalarType::Undefined) {
       ResultTypeState st;
-      for (const auto& op : inputs_) st.add(op.s);
+      for (const auto& op : inputs_)
+        if (op.isScalar) st.add(op.s);
       common_ = st.result();
     }
   }
@@ -87,9 +97,9 @@ TensorIterator& TensorIterator::build() {
              shapeStr(userOut_.sizes()), shapeStr(shape_));
     KD_CHECK(canCast(resultDtype, userOut_.dtype()), "result type {} can't be cast to the desired output type {}",
              scalarTypeName(resultDtype), scalarTypeName(userOut_.dtype()));
-    loopOutTensor_ = userOut_.dtype() == loopOut_ ? userOut_ : Tensor::empty(shape_, loopOut_);
+    loopOutTensor_ = userOut_.dtype() == loopOut_ ? userOut_ : allocateOutput(loopOut_);
   } else {
-    loopOutTensor_ = Tensor::empty(shape_, loopOut_);
+    loopOutTensor_ = allocateOutput(loopOut_);
   }
   finalDtype_ = resultDtype;
 
@@ -97,11 +107,36 @@ TensorIterator& TensorIterator::build() {
   loopIn_.clear();
   for (const auto& op : inputs_) {
     if (op.isScalar) loopIn_.push_back(Tensor::full({}, op.s, compute_));
+    else if (op.noCast) loopIn_.push_back(op.t);
     else if (op.t.dtype() != compute_) loopIn_.push_back(op.t.to(compute_));
     else loopIn_.push_back(op.t);
   }
   prepareLayout();
   return *this;
+}
+
+bool TensorIterator::isChannelsLast4d(const Tensor& t) {
+  if (t.dim() != 4 || t.is_contiguous()) return false;
+  const IntArray& s = t.sizes();
+  const IntArray want{s[1] * s[2] * s[3], 1, s[3] * s[1], s[1]};
+  for (int d = 0; d < 4; ++d)
+    if (s[d] != 1 && t.strides()[d] != want[d]) return false;
+  return true;
+}
+
+Tensor TensorIterator::allocateOutput(ScalarType dt) const {
+  // PyTorch keeps a channels_last input's layout for elementwise results.
+  if (shape_.size() == 4) {
+    for (const auto& op : inputs_) {
+      if (op.isScalar || op.t.sizes() != shape_) continue;
+      if (isChannelsLast4d(op.t)) {
+        const IntArray& s = shape_;
+        return Tensor::emptyStrided(s, {s[1] * s[2] * s[3], 1, s[3] * s[1], s[1]}, dt);
+      }
+      break;
+    }
+  }
+  return Tensor::empty(shape_, dt);
 }
 
 void TensorIterator::prepareLayout() {
@@ -120,11 +155,15 @@ void TensorIterator::prepareLayout() {
   };
   fill(0, loopOutTensor_);
   for (int i = 0; i < ninputs(); ++i) fill(i + 1, loopIn_[i]);
-  // drop size-1 dims, then coalesce adjacent dims (outer into inner) when all operands allow it
+  // iterate dims in the output's memory order (outermost first): drop size-1 dims, stable-sort the rest by
+  // decreasing output stride, then coalesce adjacent dims (outer into inner) when all operands allow it
+  std::vector<int> order;
+  for (int d = 0; d < nd; ++d)
+    if (shape_[d] != 1) order.push_back(d);
+  std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return st[x][0] > st[y][0]; });
   sizes_.clear();
   strides_.clear();
-  for (int d = 0; d < nd; ++d) {
-    if (shape_[d] == 1) continue;
+  for (int d : order) {
     if (!sizes_.empty()) {
       const int64_t innerSize = shape_[d];
       bool ok = true;

@@ -42,6 +42,8 @@ class TensorIterator {
   TensorIterator& addInput(const Tensor& t, bool wrappedNumber = false);
   /// A Python-scalar input (a wrapped number for type promotion).
   TensorIterator& addInput(const Scalar& s);
+  /// An input that takes no part in type promotion and is read in its own dtype (where's condition).
+  TensorIterator& addInputNoCast(const Tensor& t);
 
   /// Cast inputs to the common dtype (default true). When false all inputs must already share a dtype.
   TensorIterator& promoteInputsToCommonDtype(bool v) { promoteInputs_ = v; return *this; }
@@ -79,10 +81,13 @@ class TensorIterator {
     Tensor t;
     bool wrapped = false;
     bool isScalar = false;
+    bool noCast = false;
     Scalar s;
   };
   void prepareLayout();
   void finish();
+  Tensor allocateOutput(ScalarType dt) const;
+  static bool isChannelsLast4d(const Tensor& t);
 
   std::vector<Operand> inputs_;
   Tensor userOut_;

@@ -1,0 +1,250 @@
+// Indexing kernels: index_select, gather, masked_fill(_), index.Tensor (advanced indexing with integer or
+// boolean index tensors and None for untouched dims, as x[idx] in TorchScript), tril/triu.
+#include <cstring>
+
+#include "ops/kernel_args.h"
+#include "ops/operator.h"
+#include "tensor/tensor_iterator.h"
+#include "tensor/type_promotion.h"
+
+namespace kindling {
+
+namespace {
+
+std::vector<int64_t> indexValues(const Tensor& idx, const char* op) {
+  KD_CHECK(idx.dtype() == ScalarType::Long || idx.dtype() == ScalarType::Int,
+           "{}(): Expected dtype int32/int64 for index but got: {}", op, scalarTypeName(idx.dtype()));
+  const Tensor c = idx.to(ScalarType::Long).contiguous();
+  const int64_t* p = c.data_ptr<int64_t>();
+  return std::vector<int64_t>(p, p + c.numel());
+}
+
+/// Copies element `src` (byte pointer) to `dst`.
+inline void copyElem(char* dst, const char* src, size_t es) { std::memcpy(dst, src, es); }
+
+Tensor indexSelect(const Tensor& self, int64_t dim, const Tensor& index) {
+  KD_CHECK(index.dim() <= 1, "index_select(): Index is supposed to be a vector");
+  const int64_t d = maybeWrapDim(dim, self.dim());
+  const std::vector<int64_t> idx = indexValues(index, "index_select");
+  const int64_t n = self.dim() == 0 ? 1 : self.sizes()[d];
+  for (int64_t i : idx) KD_CHECK_INDEX(i >= -n && i < n, "index out of range in self");
+  IntArray outSizes = self.sizes();
+  if (self.dim() > 0) outSizes[d] = static_cast<int64_t>(idx.size());
+  Tensor out = Tensor::empty(outSizes, self.dtype());
+  if (self.dim() == 0) {
+    out.copy_(self);
+    return out;
+  }
+  for (size_t j = 0; j < idx.size(); ++j) {
+    const int64_t i = idx[j] < 0 ? idx[j] + n : idx[j];
+    out.select(d, static_cast<int64_t>(j)).copy_(self.select(d, i));
+  }
+  return out;
+}
+void indexSelectK(Stack& s) { Args a(s, 3); Tensor r = indexSelect(a.tensor(0), a.toInt(1), a.tensor(2)); a.ret(std::move(r)); }
+
+Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
+  const int64_t d = maybeWrapDim(dim, self.dim());
+  KD_CHECK(index.dim() == self.dim() || (index.dim() <= 1 && self.dim() <= 1),
+           "Index tensor must have the same number of dimensions as input tensor");
+  KD_CHECK(index.dtype() == ScalarType::Long, "gather(): Expected dtype int64 for index");
+  for (int64_t k = 0; k < index.dim(); ++k)
+    if (k != d)
+      KD_CHECK(index.sizes()[k] <= self.sizes()[k], "Size does not match at dimension {} expected index {} to be smaller than self {} apart from dimension {}",
+               k, index.sizesStr(), self.sizesStr(), d);
+  Tensor out = Tensor::empty(index.sizes(), self.dtype());
+  const Tensor idx = index.contiguous();
+  const int64_t* I = idx.data_ptr<int64_t>();
+  const int64_t nd = index.dim(), n = index.numel();
+  const size_t es = self.element_size();
+  const char* src = static_cast<const char*>(self.data_ptr());
+  char* dst = static_cast<char*>(out.data_ptr());
+  const int64_t limit = self.dim() == 0 ? 1 : self.sizes()[d];
+  IntArray pos(nd, 0);
+  for (int64_t e = 0; e < n; ++e) {
+    const int64_t v = I[e];
+    KD_CHECK_INDEX(v >= -limit && v < limit, "index {} is out of bounds for dimension {} with size {}", v, d, limit);
+    int64_t off = 0;
+    for (int64_t k = 0; k < nd; ++k) off += (k == d ? (v < 0 ? v + limit : v) : pos[k]) * self.strides()[k];
+    copyElem(dst + e * es, src + off * es, es);
+    for (int64_t k = nd - 1; k >= 0; --k) {
+      if (++pos[k] < index.sizes()[k]) break;
+      pos[k] = 0;
+    }
+  }
+  return out;
+}
+void gatherK(Stack& s) { Args a(s, 4); Tensor r = gather(a.tensor(0), a.toInt(1), a.tensor(2)); a.ret(std::move(r)); }
+
+/// self where !mask, value where mask (mask broadcast to self; in-place writes self).
+Tensor maskedFill(const Tensor& self, const Tensor& mask, const Scalar& value, bool inplace) {
+  KD_CHECK(mask.dtype() == ScalarType::Bool, "masked_fill_ only supports boolean masks, but got mask with dtype {}",
+           scalarTypeName(mask.dtype()));
+  Tensor out = inplace ? self : Tensor();
+  if (inplace) {
+    const IntArray b = inferSize(self.sizes(), mask.sizes());
+    KD_CHECK(b == self.sizes(), "output with shape {} doesn't match the broadcast shape {}", self.sizesStr(),
+             Tensor::empty(b).sizesStr());
+  }
+  TensorIterator it;
+  it.addOutput(out).addInput(self).addInputNoCast(mask).promoteInputsToCommonDtype(false).build();
+  dispatchLoopTypes(it.loopComputeDtype(), "masked_fill", [&](auto tag) {
+    using T = decltype(tag);
+    const T v = value.to<T>();
+    if constexpr (std::is_same_v<T, bool>) {
+      const bool bv = value.toBool();
+      cpuKernel(it, [bv](T x, bool m) -> T { return m ? bv : x; });
+    } else {
+      cpuKernel(it, [v](T x, bool m) -> T { return m ? v : x; });
+    }
+  });
+  return it.output();
+}
+Scalar valueOf(const Tensor& v) {
+  KD_CHECK(v.dim() == 0, "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {} dimension(s).", v.dim());
+  return v.item();
+}
+void maskedFillScalar(Stack& s) { Args a(s, 3); Tensor r = maskedFill(a.tensor(0), a.tensor(1), a.scalar(2), false); a.ret(std::move(r)); }
+void maskedFillTensor(Stack& s) { Args a(s, 3); Tensor r = maskedFill(a.tensor(0), a.tensor(1), valueOf(a.tensor(2)), false); a.ret(std::move(r)); }
+void maskedFillScalar_(Stack& s) { Args a(s, 3); Tensor self = a.tensor(0); maskedFill(self, a.tensor(1), a.scalar(2), true); a.ret(std::move(self)); }
+void maskedFillTensor_(Stack& s) { Args a(s, 3); Tensor self = a.tensor(0); maskedFill(self, a.tensor(1), valueOf(a.tensor(2)), true); a.ret(std::move(self)); }
+
+/// Advanced indexing x[i0, i1, ...] with index tensors (None = full slice). Boolean masks are converted to the
+/// integer positions of their true elements. Indexed dims must be adjacent (PyTorch then keeps them in place;
+/// non-adjacent indexed dims move the result dims to the front, which is supported too).
+Tensor indexTensor(const Tensor& self, const std::vector<IValue>& indices) {
+  KD_CHECK(static_cast<int64_t>(indices.size()) <= self.dim(), "too many indices for tensor of dimension {} (got {})",
+           self.dim(), indices.size());
+  // Expand boolean masks into one long index per masked dim.
+  std::vector<Tensor> idx;  // per self dim (undefined = slice)
+  for (const auto& v : indices) {
+    if (v.isNone()) {
+      idx.emplace_back();
+      continue;
+    }
+    const Tensor t = v.toTensor();
+    if (t.dtype() == ScalarType::Bool || t.dtype() == ScalarType::Byte) {
+      const int64_t first = static_cast<int64_t>(idx.size());
+      for (int64_t k = 0; k < t.dim(); ++k)
+        KD_CHECK_INDEX(t.sizes()[k] == self.sizes()[first + k],
+                       "The shape of the mask {} at index {} does not match the shape of the indexed tensor {} at index {}",
+                       t.sizesStr(), k, self.sizesStr(), first + k);
+      const Tensor m = t.to(ScalarType::Bool).contiguous();
+      std::vector<std::vector<int64_t>> pos(t.dim());
+      IntArray p(t.dim(), 0);
+      for (int64_t e = 0; e < m.numel(); ++e) {
+        if (m.data_ptr<bool>()[e])
+          for (int64_t k = 0; k < t.dim(); ++k) pos[k].push_back(p[k]);
+        for (int64_t k = t.dim() - 1; k >= 0; --k) {
+          if (++p[k] < t.sizes()[k]) break;
+          p[k] = 0;
+        }
+      }
+      for (int64_t k = 0; k < t.dim(); ++k) idx.push_back(Tensor::fromVector<int64_t>(pos[k], ScalarType::Long));
+    } else {
+      KD_CHECK_INDEX(isIntegralType(t.dtype(), false), "tensors used as indices must be long, int, byte or bool tensors");
+      idx.push_back(t.to(ScalarType::Long));
+    }
+  }
+  while (static_cast<int64_t>(idx.size()) < self.dim()) idx.emplace_back();
+  // Broadcast the defined indices.
+  std::vector<const IntArray*> shapes;
+  std::vector<int64_t> indexed;
+  for (int64_t k = 0; k < self.dim(); ++k)
+    if (idx[k].defined()) {
+      shapes.push_back(&idx[k].sizes());
+      indexed.push_back(k);
+    }
+  if (indexed.empty()) return self.alias();
+  const IntArray bshape = inferSizeN(shapes);
+  std::vector<Tensor> bidx;
+  for (int64_t k : indexed) bidx.push_back(idx[k].expand(bshape).contiguous());
+  bool adjacent = true;
+  for (size_t i = 1; i < indexed.size(); ++i) adjacent = adjacent && indexed[i] == indexed[i - 1] + 1;
+  // Result shape.
+  IntArray before, after;
+  for (int64_t k = 0; k < self.dim(); ++k) {
+    if (idx[k].defined()) continue;
+    if (adjacent && k < indexed.front()) before.push_back(k);
+    else after.push_back(k);
+  }
+  IntArray outShape;
+  for (int64_t k : before) outShape.push_back(self.sizes()[k]);
+  outShape.insert(outShape.end(), bshape.begin(), bshape.end());
+  for (int64_t k : after) outShape.push_back(self.sizes()[k]);
+  Tensor out = Tensor::empty(outShape, self.dtype());
+  const int64_t nb = static_cast<int64_t>(bshape.size());
+  int64_t bn = 1;
+  for (int64_t x : bshape) bn *= x;
+  const size_t es = self.element_size();
+  const char* src = static_cast<const char*>(self.data_ptr());
+  char* dst = static_cast<char*>(out.data_ptr());
+  const int64_t total = out.numel();
+  IntArray pos(outShape.size(), 0);
+  for (int64_t e = 0; e < total; ++e) {
+    int64_t off = 0;
+    size_t p = 0;
+    for (int64_t k : before) off += pos[p++] * self.strides()[k];
+    int64_t flat = 0;
+    for (int64_t j = 0; j < nb; ++j) flat = flat * bshape[j] + pos[p++];
+    for (size_t j = 0; j < indexed.size(); ++j) {
+      const int64_t k = indexed[j];
+      int64_t v = bidx[j].data_ptr<int64_t>()[flat];
+      const int64_t n = self.sizes()[k];
+      KD_CHECK_INDEX(v >= -n && v < n, "index {} is out of bounds for dimension {} with size {}", v, k, n);
+      if (v < 0) v += n;
+      off += v * self.strides()[k];
+    }
+    for (int64_t k : after) off += pos[p++] * self.strides()[k];
+    std::memcpy(dst + e * es, src + off * es, es);
+    for (int64_t k = static_cast<int64_t>(outShape.size()) - 1; k >= 0; --k) {
+      if (++pos[k] < outShape[k]) break;
+      pos[k] = 0;
+    }
+  }
+  (void)bn;
+  return out;
+}
+void indexK(Stack& s) {
+  Args a(s, 2);
+  const auto& l = a[1].toListRef();
+  Tensor r = indexTensor(a.tensor(0), l.elements);
+  a.ret(std::move(r));
+}
+
+template <bool Lower>
+void trilTriu(Stack& s) {
+  Args a(s, 2);
+  const Tensor self = a.tensor(0);
+  const int64_t diag = a.toInt(1);
+  KD_CHECK(self.dim() >= 2, "{}: input tensor must have at least 2 dimensions", Lower ? "tril" : "triu");
+  Tensor out = self.contiguous().clone();
+  const int64_t R = self.sizes()[self.dim() - 2], C = self.sizes()[self.dim() - 1];
+  const int64_t batch = R * C == 0 ? 0 : self.numel() / (R * C);
+  const size_t es = self.element_size();
+  char* p = static_cast<char*>(out.data_ptr());
+  for (int64_t b = 0; b < batch; ++b)
+    for (int64_t i = 0; i < R; ++i)
+      for (int64_t j = 0; j < C; ++j) {
+        const bool keep = Lower ? (j - i <= diag) : (j - i >= diag);
+        if (!keep) std::memset(p + ((b * R + i) * C + j) * es, 0, es);
+      }
+  a.ret(std::move(out));
+}
+
+}  // namespace
+
+void registerIndexOps(OperatorRegistry& r) {
+  r.add("aten::index_select(Tensor self, int dim, Tensor index) -> Tensor", indexSelectK);
+  r.add("aten::gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor", gatherK);
+  r.add("aten::masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor", maskedFillScalar);
+  r.add("aten::masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor", maskedFillTensor);
+  r.add("aten::masked_fill_.Scalar(Tensor(a!) self, Tensor mask, Scalar value) -> Tensor(a!)", maskedFillScalar_);
+  r.add("aten::masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!)", maskedFillTensor_);
+  r.add("aten::index.Tensor(Tensor self, Tensor?[] indices) -> Tensor", indexK);
+  r.add("aten::index.Tensor_hacked_twin(Tensor self, Tensor[] indices) -> Tensor", indexK);
+  r.add("aten::tril(Tensor self, int diagonal=0) -> Tensor", trilTriu<true>);
+  r.add("aten::triu(Tensor self, int diagonal=0) -> Tensor", trilTriu<false>);
+}
+
+}  // namespace kindling

@@ -1,0 +1,98 @@
+// oneDNN plumbing shared by the conv / pool / linalg kernels:
+//   * one process-wide CPU engine and a per-thread stream (oneDNN's OpenMP runtime follows
+//     omp_set_num_threads, so Kindling's thread setting applies to its primitives too);
+//   * describing a strided Kindling tensor as a dnnl::memory::desc (any strides, no copy);
+//   * a primitive cache keyed by a small integer key (shapes, strides, attributes), so a model's
+//     primitives are created once and then only executed;
+//   * a weight cache: constant operands (conv / linear weights) reordered ONCE into the layout the
+//     primitive prefers (format_tag::any) and kept, keyed by the weight's data address and layout (so a
+//     fresh view such as weight.t() of the same parameter hits the cache too).
+//     libtorch re-packs conv weights on every call; this is where Kindling saves time.
+//     Assumption (documented, as oneDNN's own graph API makes it): a weight tensor is not modified in
+//     place after it was first used by a conv/linear. The cache holds a reference to the weight, so its
+//     address cannot be reused by another tensor; entries whose weight has no other owner left are
+//     dropped on the next insertion.
+#pragma once
+#include <dnnl.hpp>
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "tensor/tensor.h"
+
+namespace kindling::onednn {
+
+dnnl::engine& engine();
+/// A stream for the calling thread.
+dnnl::stream& stream();
+
+/// oneDNN data type of a Kindling dtype (f32, bf16, f16, s32, s8, u8); throws for others.
+dnnl::memory::data_type dataType(ScalarType t);
+/// Memory descriptor with the tensor's sizes and strides (elements). 0-stride/overlapping is not allowed.
+dnnl::memory::desc descOf(const Tensor& t);
+/// Memory descriptor of given dims in a plain layout tag.
+dnnl::memory::desc descOf(const IntArray& dims, ScalarType t, dnnl::memory::format_tag tag);
+/// A dnnl::memory wrapping the tensor's data (no copy).
+dnnl::memory memoryOf(const Tensor& t, const dnnl::memory::desc& d);
+
+/// A hashable key made of integers (shapes, strides, flags, bit-cast floats).
+struct Key {
+  std::vector<int64_t> v;
+  Key& add(int64_t x) { v.push_back(x); return *this; }
+  Key& add(const IntArray& a) { v.push_back(static_cast<int64_t>(a.size())); v.insert(v.end(), a.begin(), a.end()); return *this; }
+  Key& addFloat(float f);
+  bool operator==(const Key& o) const { return v == o.v; }
+};
+/// Appends the identifying fields of a memory descriptor to a key.
+void addDesc(Key& k, const dnnl::memory::desc& d);
+struct KeyHash {
+  size_t operator()(const Key& k) const;
+};
+
+/// Thread-safe map Key → shared_ptr<T>; `make` runs (outside the lock) on a miss.
+template <class T>
+class Cache {
+ public:
+  std::shared_ptr<T> get(const Key& k, const std::function<std::shared_ptr<T>()>& make) {
+    {
+      std::lock_guard<std::mutex> g(mu_);
+      auto it = map_.find(k);
+      if (it != map_.end()) return it->second;
+    }
+    auto v = make();
+    std::lock_guard<std::mutex> g(mu_);
+    auto [it, inserted] = map_.emplace(k, v);
+    return it->second;
+  }
+  void clear() {
+    std::lock_guard<std::mutex> g(mu_);
+    map_.clear();
+  }
+  size_t size() {
+    std::lock_guard<std::mutex> g(mu_);
+    return map_.size();
+  }
+ private:
+  std::mutex mu_;
+  std::unordered_map<Key, std::shared_ptr<T>, KeyHash> map_;
+};
+
+/// Returns `w` reordered into `want` (the primitive's weights_desc). When `want` equals the tensor's own
+/// layout, wraps the tensor directly. Otherwise the packed copy is cached (see the header comment).
+/// `transform` (optional) may be used by callers that store a derived weight; `tag` distinguishes
+/// different derived forms of the same tensor.
+dnnl::memory packedWeights(const Tensor& w, const dnnl::memory::desc& have, const dnnl::memory::desc& want,
+                           int64_t tag = 0);
+
+/// Reorders between two memories (cached primitive), on the calling thread's stream.
+void reorder(const dnnl::memory& src, const dnnl::memory& dst);
+
+/// Number of cached packed weights (for tests).
+size_t packedWeightCount();
+/// Drops every cached primitive and packed weight.
+void clearCaches();
+
+}  // namespace kindling::onednn

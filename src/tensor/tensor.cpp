@@ -66,14 +66,27 @@ int64_t checkedNumel(const IntArray& sizes) {
   return n;
 }
 
-// Bytes needed to hold a strided view (0 when it has no elements).
+// Bytes needed to hold a strided view (0 when it has no elements). Throws on int64 overflow: sizes and
+// strides may come from an untrusted archive, and a wrapped-around result would pass the bounds check.
 int64_t requiredBytes(const IntArray& sizes, const IntArray& strides, int64_t offset, size_t itemsize) {
   int64_t maxIndex = 0;
   for (size_t i = 0; i < sizes.size(); ++i) {
     if (sizes[i] == 0) return 0;
-    maxIndex += (sizes[i] - 1) * strides[i];
   }
-  return (offset + maxIndex + 1) * static_cast<int64_t>(itemsize);
+  bool overflow = false;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    int64_t term;
+    overflow |= __builtin_mul_overflow(sizes[i] - 1, strides[i], &term);
+    overflow |= __builtin_add_overflow(maxIndex, term, &maxIndex);
+  }
+  int64_t total;
+  overflow |= __builtin_add_overflow(offset, maxIndex, &total);
+  overflow |= __builtin_add_overflow(total, int64_t(1), &total);
+  overflow |= __builtin_mul_overflow(total, static_cast<int64_t>(itemsize), &total);
+  if (overflow)
+    throw RuntimeError(fmt::format("Storage size calculation overflowed with sizes={} and strides={}", arrayStr(sizes),
+                                   arrayStr(strides)));
+  return total;
 }
 
 void checkInBounds(const Storage& storage, ScalarType dtype, const IntArray& sizes, const IntArray& strides,
@@ -81,7 +94,7 @@ void checkInBounds(const Storage& storage, ScalarType dtype, const IntArray& siz
   KD_CHECK(sizes.size() == strides.size(), "mismatch in length of strides and shape");
   KD_CHECK(offset >= 0, "Tensor: invalid storage offset {}", offset);
   for (int64_t s : strides) KD_CHECK(s >= 0, "as_strided: Negative strides are not supported at the moment, got strides: {}", arrayStr(strides));
-  for (int64_t s : sizes) KD_CHECK(s >= 0, "Trying to create tensor with negative dimension {}: {}", s, arrayStr(sizes));
+  checkedNumel(sizes);  // negative sizes, numel overflow
   int64_t need = requiredBytes(sizes, strides, offset, elementSize(dtype));
   KD_CHECK(need <= static_cast<int64_t>(storage->nbytes()),
            "setStorage: sizes {}, strides {}, storage offset {}, and itemsize {} requiring a storage size of {} are "

@@ -504,3 +504,20 @@ TEST(Tensor, FloatHalfRowsMatchScalarConversion) {
     ASSERT_EQ(back.data_ptr<float>()[i], e);
   }
 }
+
+TEST(Tensor, UntrustedGeometryIsRejected) {
+  // sizes/strides as a malicious archive could give them: products that overflow int64 must not wrap
+  auto st = makeIntrusive<StorageImpl>(64);
+  int64_t big = int64_t(1) << 62;
+  EXPECT_THROW(Tensor::fromStorage(st, ScalarType::Float, {big + 1}, {big}, 0), RuntimeError);
+  EXPECT_THROW(Tensor::fromStorage(st, ScalarType::Float, {3, 3}, {big, big}, 0), RuntimeError);
+  EXPECT_THROW(Tensor::fromStorage(st, ScalarType::Float, {big, big}, {0, 0}, 0), RuntimeError);  // numel overflow
+  EXPECT_THROW(Tensor::fromStorage(st, ScalarType::Float, {2}, {1}, std::numeric_limits<int64_t>::max()), RuntimeError);
+  EXPECT_THROW(Tensor::fromStorage(st, ScalarType::Float, {2}, {-1}, 1), RuntimeError);
+  EXPECT_THROW(Tensor::fromStorage(st, ScalarType::Undefined, {2}, {1}, 0), Error);
+  EXPECT_THROW(Tensor::emptyStrided({big}, {big}, ScalarType::Float), RuntimeError);
+  EXPECT_THROW(Tensor::empty({big, big}), RuntimeError);
+  // broadcast views of a small storage are fine
+  Tensor b = Tensor::fromStorage(st, ScalarType::Float, {1000, 1000}, {0, 0}, 3);
+  EXPECT_EQ(b.numel(), 1000000);
+}

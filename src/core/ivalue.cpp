@@ -301,8 +301,28 @@ enum class Style { Repr, Print };
 
 void printValue(std::string& out, const IValue& v, Style style);
 
+// Containers being printed (innermost last): a container that contains itself (possible in unpickled data)
+// prints as "[...]" / "{...}" like Python instead of recursing forever.
+thread_local std::vector<const void*> tPrinting;
+struct PrintingGuard {
+  explicit PrintingGuard(const void* p) { tPrinting.push_back(p); }
+  ~PrintingGuard() { tPrinting.pop_back(); }
+  static bool active(const void* p) {
+    for (const void* q : tPrinting)
+      if (q == p) return true;
+    return false;
+  }
+};
+
 void printSeq(std::string& out, const std::vector<IValue>& elems, const char* open, const char* close,
               bool tupleComma, Style style) {
+  if (PrintingGuard::active(&elems)) {
+    out += open;
+    out += "...";
+    out += close;
+    return;
+  }
+  PrintingGuard guard(&elems);
   out += open;
   for (size_t i = 0; i < elems.size(); ++i) {
     if (i) out += ", ";
@@ -364,6 +384,11 @@ void printValue(std::string& out, const IValue& v, Style style) {
     }
     case Tag::List: printSeq(out, v.toListRef().elements, "[", "]", false, style); return;
     case Tag::Dict: {
+      if (PrintingGuard::active(v.rawPtr())) {
+        out += "{...}";
+        return;
+      }
+      PrintingGuard guard(v.rawPtr());
       out += "{";
       bool first = true;
       for (const auto& kv : v.toDictRef().items()) {

@@ -276,3 +276,17 @@ TEST(Device, ParseAndPrint) {
   EXPECT_THROW(Device::parse("cuda:x"), RuntimeError);
   EXPECT_THROW(Device::parse("cuda:"), RuntimeError);
 }
+
+TEST(IValue, SelfContainingContainersPrintLikePython) {
+  // l = []; l.append(l); repr(l) == '[[...]]'
+  IValue l = makeList(AnyType(), {});
+  l.toListRef().elements.push_back(l);
+  EXPECT_EQ(l.repr(), "[[...]]");
+  EXPECT_EQ(l.printStr(), "[[...]]");
+  l.toListRef().elements.clear();  // break the cycle so the list is freed
+  // d = {}; d['a'] = d; repr(d) == "{'a': {...}}"
+  auto d = makeIntrusive<DictValue>(StringType(), AnyType());
+  d->insertOrAssign("a", IValue(d));
+  EXPECT_EQ(IValue(d).repr(), "{'a': {...}}");
+  d->clear();
+}

@@ -9,7 +9,10 @@ namespace kindling {
 
 std::string Device::str() const {
   std::string s = type == DeviceType::CPU ? "cpu" : type == DeviceType::CUDA ? "cuda" : "meta";
-  if (index >= 0) s += ":" + std::to_string(index);
+  if (index >= 0) {
+    s += ':';
+    s += std::to_string(index);
+  }
   return s;
 }
 

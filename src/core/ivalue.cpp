@@ -406,15 +406,15 @@ void printValue(std::string& out, const IValue& v, Style style) {
       return;
     case Tag::Enum: {
       const auto& e = *static_cast<const EnumHolder*>(v.rawPtr());
-      if (style == Style::Repr) {
-        std::string cls = e.type->qualName();
-        auto dot = cls.rfind('.');
-        if (dot != std::string::npos) cls = cls.substr(dot + 1);
+      std::string cls = e.type->qualName();
+      auto dot = cls.rfind('.');
+      if (dot != std::string::npos) cls = cls.substr(dot + 1);
+      if (style == Style::Repr) {  // Python: <Color.RED: 1>
         out += "<" + cls + "." + e.name + ": ";
         printValue(out, e.value, style);
         out += ">";
-      } else {
-        out += "Enum<" + e.type->qualName() + "." + e.name + ">";
+      } else {  // TorchScript print: Enum<Color.RED>
+        out += "Enum<" + cls + "." + e.name + ">";
       }
       return;
     }

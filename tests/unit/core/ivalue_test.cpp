@@ -290,3 +290,21 @@ TEST(IValue, SelfContainingContainersPrintLikePython) {
   EXPECT_EQ(IValue(d).repr(), "{'a': {...}}");
   d->clear();
 }
+
+TEST(IValue, EnumAndDevicePrinting) {
+  // class Color(Enum): RED = 1 ; TorchScript print(c, torch.device('cpu'), (1.5, 'a', None), {1: 'x'})
+  // → "Enum<Color.RED> cpu (1.5, a, None) {1: x}"; Python repr of a returned member: <Color.RED: 1>
+  auto et = std::make_shared<EnumType>("__torch__.Color", IntType());
+  IValue red(makeIntrusive<EnumHolder>(et, "RED", IValue(1)));
+  EXPECT_EQ(red.printStr(), "Enum<Color.RED>");
+  EXPECT_EQ(red.repr(), "<Color.RED: 1>");
+  EXPECT_EQ(IValue(Device{}).printStr(), "cpu");
+  EXPECT_EQ(makeTuple({IValue(1.5), IValue("a"), IValue()}).printStr(), "(1.5, a, None)");
+  auto d = makeIntrusive<DictValue>(IntType(), StringType());
+  d->insertOrAssign(1, "x");
+  EXPECT_EQ(IValue(d).printStr(), "{1: x}");
+  EXPECT_EQ(makeBoolList({true, false}).printStr(), "[True, False]");
+  IValue red2(makeIntrusive<EnumHolder>(et, "RED", IValue(1)));
+  EXPECT_EQ(red, red2);
+  EXPECT_EQ(red.hash(), red2.hash());
+}

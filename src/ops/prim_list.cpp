@@ -340,6 +340,8 @@ void registerPrimListOps(OperatorRegistry& r) {
   r.add("aten::mul_.t(t[](a!) l, int n) -> t[](a!)", mulInPlace);
   r.add("aten::slice.t(t[] l, int? start=None, int? end=None, int step=1) -> t[]", slice);
 
+  r.add("aten::sort.any(t[](a!) self, bool reverse=False) -> ()", sortInPlace);
+  r.add("aten::sorted.any(t[](a) self) -> t[]", sortedCopy);
   r.add("aten::__contains__.int_list(int[] l, int item) -> bool", contains);
   r.add("aten::__contains__.float_list(float[] l, float item) -> bool", contains);
   r.add("aten::__contains__.str_list(str[] l, str item) -> bool", contains);

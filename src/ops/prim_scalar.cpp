@@ -337,6 +337,21 @@ void roundToZeroFloorDiv(Stack& s) {
   push(s, b == -1 ? wrapSub(0, a) : a / b);
 }
 
+// ---- Enum members (class Color(Enum): RED = 1) ----
+
+void enumName(Stack& s) { push(s, pop(s).toEnum()->name); }
+void enumValue(Stack& s) { push(s, pop(s).toEnum()->value); }
+void enumEq(Stack& s) {
+  IValue b = pop(s);
+  IValue a = pop(s);
+  push(s, a == b);
+}
+void enumNe(Stack& s) {
+  IValue b = pop(s);
+  IValue a = pop(s);
+  push(s, a != b);
+}
+
 }  // namespace
 
 void registerPrimScalarOps(OperatorRegistry& r) {
@@ -489,6 +504,13 @@ void registerPrimScalarOps(OperatorRegistry& r) {
   r.add("aten::__not__(bool self) -> bool", notOp);
   r.add("aten::__is__(t1 self, t2 obj) -> bool", isOp);
   r.add("aten::__isnot__(t1 self, t2 obj) -> bool", isNotOp);
+
+  r.add("prim::EnumName(AnyEnumType enum) -> str", enumName);
+  r.add("prim::EnumValue.int(AnyEnumType enum) -> int", enumValue);
+  r.add("prim::EnumValue.float(AnyEnumType enum) -> float", enumValue);
+  r.add("prim::EnumValue.str(AnyEnumType enum) -> str", enumValue);
+  r.add("aten::eq.enum(AnyEnumType a, AnyEnumType b) -> bool", enumEq);
+  r.add("aten::ne.enum(AnyEnumType a, AnyEnumType b) -> bool", enumNe);
 
   r.add("aten::__range_length(int lo, int hi, int step) -> int", rangeLength);
   r.add("aten::__derive_index(int index, int start, int step) -> int", deriveIndex);

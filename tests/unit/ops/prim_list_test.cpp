@@ -109,3 +109,15 @@ TEST(PrimList, ComparisonsAndReductions) {
   IValue sorted = callOp("aten::sorted.float", {makeDoubleList({2.5, -1.0, 0.0})});
   EXPECT_EQ(sorted.toDoubleVector(), (std::vector<double>{-1.0, 0.0, 2.5}));
 }
+
+TEST(PrimList, SortAny) {
+  // sorted([(2, 'a'), (1, 'b'), (1, 'a')]) → [(1, 'a'), (1, 'b'), (2, 'a')]
+  auto tup = [](int64_t i, const char* s) { return makeTuple({IValue(i), IValue(std::string(s))}); };
+  IValue l = makeList(TupleType::create({IntType(), StringType()}), {tup(2, "a"), tup(1, "b"), tup(1, "a")});
+  IValue sorted = callOp("aten::sorted.any", {l});
+  EXPECT_EQ(sorted.toListRef().elements[0].toTupleRef().elements[1].toStringRef(), "a");
+  EXPECT_EQ(sorted.toListRef().elements[1].toTupleRef().elements[1].toStringRef(), "b");
+  EXPECT_EQ(sorted.toListRef().elements[2].toTupleRef().elements[0].toInt(), 2);
+  callOp("aten::sort.any", {l, true});
+  EXPECT_EQ(l.toListRef().elements[0].toTupleRef().elements[0].toInt(), 2);
+}

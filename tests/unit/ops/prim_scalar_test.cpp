@@ -144,3 +144,15 @@ TEST(PrimScalar, BitsLogicIdentity) {
   EXPECT_EQ(callOp("aten::__range_length", {int64_t(5), int64_t(1), int64_t(1)}).toInt(), 0);
   EXPECT_EQ(callOp("aten::__derive_index", {int64_t(2), int64_t(1), int64_t(3)}).toInt(), 7);
 }
+
+TEST(PrimScalar, Enums) {
+  // class Color(Enum): RED = 1; GREEN = 2 — c.name, c.value, c == Color.RED
+  auto color = std::make_shared<EnumType>("__torch__.Color", IntType());
+  IValue red(makeIntrusive<EnumHolder>(color, "RED", IValue(int64_t(1))));
+  IValue red2(makeIntrusive<EnumHolder>(color, "RED", IValue(int64_t(1))));
+  IValue green(makeIntrusive<EnumHolder>(color, "GREEN", IValue(int64_t(2))));
+  EXPECT_EQ(callOp("prim::EnumName", {red}).toStringRef(), "RED");
+  EXPECT_EQ(callOp("prim::EnumValue.int", {green}).toInt(), 2);
+  EXPECT_TRUE(callOp("aten::eq.enum", {red, red2}).toBool());
+  EXPECT_TRUE(callOp("aten::ne.enum", {red, green}).toBool());
+}

@@ -4,12 +4,20 @@
 #include "passes/canonicalize/constant_propagation.h"
 #include "passes/canonicalize/dead_code_elimination.h"
 #include "passes/canonicalize/inliner.h"
+#include "passes/optimize/fold_conv_batch_norm.h"
 
 namespace kindling {
 
 void runInferencePasses(Graph& graph, const PassContext& ctx) {
   if (ctx.calleeGraph) inlineCalls(graph, ctx.calleeGraph);
   propagateConstants(graph);
+  eliminateDeadCode(graph);
+}
+
+void runFrozenGraphPasses(Graph& graph) {
+  propagateConstants(graph);
+  eliminateDeadCode(graph);
+  foldConvBatchNorm(graph);
   eliminateDeadCode(graph);
 }
 

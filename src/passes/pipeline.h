@@ -22,4 +22,9 @@ struct PassContext {
 /// Inliner, constant propagation, dead code elimination, in that order. Modifies `graph` in place.
 void runInferencePasses(Graph& graph, const PassContext& ctx = {});
 
+/// Passes for a graph specialized to one module object (after passes/optimize/freeze_module.h):
+/// constant propagation and DCE (drops `if self.training:` code), conv + batch_norm folding, DCE.
+/// Fusion passes that need constant weights belong here.
+void runFrozenGraphPasses(Graph& graph);
+
 }  // namespace kindling

@@ -1,6 +1,10 @@
 // Module (see runtime/module.h).
 #include "runtime/module.h"
 
+#include "passes/optimize/freeze_module.h"
+#include "passes/pipeline.h"
+#include "runtime/interpreter.h"
+
 namespace kindling {
 
 Function* Module::findMethod(const std::string& name) const {
@@ -8,9 +12,38 @@ Function* Module::findMethod(const std::string& name) const {
   return obj_->type->findMethod(name);
 }
 
+Function* Module::frozenMethod(const std::string& name) const {
+  if (!frozen_) return nullptr;
+  for (auto& [n, f] : frozen_->methods)
+    if (n == name) return f.get();
+  return nullptr;
+}
+
+void Module::setattr(const std::string& name, IValue v) {
+  obj_->setAttr(name, std::move(v));
+  if (frozen_) frozen_->methods.clear();
+}
+
+void Module::freezeMethod(const std::string& name) {
+  if (!obj_) throw Error("Module::freezeMethod on an empty module");
+  auto* gf = dynamic_cast<GraphFunction*>(findMethod(name));
+  if (!gf) throw Error("Method '" + name + "' is not defined on " + obj_->type->qualName());
+  std::shared_ptr<Graph> g = gf->optimizedGraph()->copy();
+  freezeModuleAttributes(*g, IValue(obj_));
+  runFrozenGraphPasses(*g);
+  auto frozen = std::make_shared<GraphFunction>(gf->qualname(), g);
+  frozen->setSchema(gf->getSchema());
+  frozen->code();
+  if (!frozen_) frozen_ = std::make_shared<FrozenMethods>();
+  for (auto& entry : frozen_->methods)
+    if (entry.first == name) { entry.second = frozen; return; }
+  frozen_->methods.emplace_back(name, std::move(frozen));
+}
+
 IValue Module::runMethod(const std::string& name, std::vector<IValue> args) const {
   if (!obj_) throw Error("Module::runMethod on an empty module");
-  Function* fn = findMethod(name);
+  Function* fn = frozenMethod(name);
+  if (!fn) fn = findMethod(name);
   if (!fn) throw Error("Method '" + name + "' is not defined on " + obj_->type->qualName());
   Stack stack;
   stack.reserve(args.size() + 1);

@@ -15,7 +15,8 @@ namespace kindling {
 class Module {
  public:
   Module() = default;
-  Module(std::shared_ptr<CompilationUnit> cu, IntrusivePtr<Object> obj) : cu_(std::move(cu)), obj_(std::move(obj)) {}
+  Module(std::shared_ptr<CompilationUnit> cu, IntrusivePtr<Object> obj)
+      : cu_(std::move(cu)), obj_(std::move(obj)), frozen_(std::make_shared<FrozenMethods>()) {}
   const IntrusivePtr<Object>& object() const { return obj_; }
   const ClassTypePtr& type() const { return obj_->type; }
   const std::shared_ptr<CompilationUnit>& compilationUnit() const { return cu_; }
@@ -25,14 +26,28 @@ class Module {
   Function* findMethod(const std::string& name) const;
   IValue attr(const std::string& name) const { return obj_->getAttr(name); }
   bool hasattr(const std::string& name) const;
-  void setattr(const std::string& name, IValue v) { obj_->setAttr(name, std::move(v)); }
+  /// Sets an attribute; drops frozen methods (see freezeMethod) so they cannot run with stale values.
+  void setattr(const std::string& name, IValue v);
+  /// Specializes a method to this object for inference, once, at load (torch.jit.freeze +
+  /// optimize_for_inference): the method's inlined graph with this object's attributes that the program
+  /// never writes turned into constants (passes/optimize/freeze_module.h), then runFrozenGraphPasses
+  /// (drops `self.training` branches, folds conv + batch_norm). Later runMethod(name)/forward calls through
+  /// this handle and its copies run the specialized code; results are unchanged. Throws Error if the
+  /// method does not exist; CompileError from compiling it.
+  void freezeMethod(const std::string& name = "forward");
+  /// The specialized function made by freezeMethod, or nullptr.
+  Function* frozenMethod(const std::string& name) const;
   /// (name, tensor) of parameters, recursively with dotted names when recurse.
   std::vector<std::pair<std::string, Tensor>> namedParameters(bool recurse = true) const;
   std::vector<std::pair<std::string, Tensor>> namedBuffers(bool recurse = true) const;
   std::vector<std::pair<std::string, Module>> namedChildren() const;
  private:
+  struct FrozenMethods {
+    std::vector<std::pair<std::string, std::shared_ptr<GraphFunction>>> methods;
+  };
   std::shared_ptr<CompilationUnit> cu_;
   IntrusivePtr<Object> obj_;
+  std::shared_ptr<FrozenMethods> frozen_;
 };
 
 }  // namespace kindling

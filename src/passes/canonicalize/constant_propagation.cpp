@@ -162,6 +162,36 @@ bool tryFoldIf(Node* n) {
   return true;
 }
 
+bool canBeNone(const TypePtr& t) {
+  if (!t) return true;
+  switch (t->kind()) {
+    case TypeKind::Optional: case TypeKind::None: case TypeKind::Any: case TypeKind::Union: case TypeKind::Var:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// `x is None` / `x is not None` where x is a non-None constant or has a type that excludes None (PyTorch's
+// peephole): a tensor attribute frozen to a constant makes `self.running_mean is None` False.
+bool tryFoldIsNone(Graph& g, Node* n) {
+  Symbol k = n->kind();
+  if ((k != aten::__is__ && k != aten::__isnot__) || n->inputs().size() != 2) return false;
+  for (int side = 0; side < 2; ++side) {
+    auto c = n->input(side)->constantValue();
+    if (!c || !c->isNone()) continue;
+    Value* other = n->input(1 - side);
+    auto oc = other->constantValue();
+    bool isNone;
+    if (oc) isNone = oc->isNone();
+    else if (!canBeNone(other->type())) isNone = false;
+    else return false;
+    replaceWithConstants(g, n, {IValue(k == aten::__is__ ? isNone : !isNone)});
+    return true;
+  }
+  return false;
+}
+
 void propagateBlock(Graph& g, Block* b) {
   for (auto it = b->begin(); it != b->end();) {
     Node* n = *it++;
@@ -176,6 +206,7 @@ void propagateBlock(Graph& g, Block* b) {
       for (Block* sb : n->blocks()) propagateBlock(g, sb);
       continue;
     }
+    if (tryFoldIsNone(g, n)) continue;
     if (!allInputsConstant(n)) continue;
     if (n->op()) {
       tryFoldOperator(g, n);

@@ -1,0 +1,112 @@
+// Conv + BatchNorm folding (see passes/optimize/fold_conv_batch_norm.h).
+#include "passes/optimize/fold_conv_batch_norm.h"
+
+#include <cmath>
+
+#include "tensor/tensor.h"
+
+namespace kindling {
+
+namespace {
+
+std::optional<IValue> constantOf(const Value* v) { return v->constantValue(); }
+
+bool isConv(const Node* n) {
+  static const Symbol c1 = Symbol::fromQualString("aten::conv1d");
+  static const Symbol c2 = Symbol::fromQualString("aten::conv2d");
+  static const Symbol c3 = Symbol::fromQualString("aten::conv3d");
+  static const Symbol conv = Symbol::fromQualString("aten::_convolution");
+  const FunctionSchema* s = n->schema();
+  if (!s) return false;
+  Symbol k = n->kind();
+  if ((k == c1 || k == c2 || k == c3) && s->overloadName.empty() && n->inputs().size() == 7) return true;
+  if (k == conv && n->inputs().size() >= 9) {
+    auto transposed = constantOf(n->input(6));
+    return transposed && transposed->isBool() && !transposed->toBool();
+  }
+  return false;
+}
+
+// Float tensor values as doubles (contiguous copy).
+std::vector<double> toDoubles(const Tensor& t) {
+  Tensor c = t.contiguous();
+  std::vector<double> r(static_cast<size_t>(c.numel()));
+  for (int64_t i = 0; i < c.numel(); ++i) r[static_cast<size_t>(i)] = c.doubleAt(i);
+  return r;
+}
+
+bool foldOne(Graph& g, Node* bn) {
+  static const Symbol kBatchNorm = Symbol::fromQualString("aten::batch_norm");
+  if (bn->kind() != kBatchNorm || !bn->schema() || bn->inputs().size() != 9) return false;
+  Value* y = bn->input(0);
+  Node* conv = y->node();
+  if (!isConv(conv) || y->uses().size() != 1) return false;
+  auto training = constantOf(bn->input(5));
+  auto eps = constantOf(bn->input(7));
+  auto gamma = constantOf(bn->input(1)), beta = constantOf(bn->input(2));
+  auto mean = constantOf(bn->input(3)), var = constantOf(bn->input(4));
+  auto w = constantOf(conv->input(1)), b = constantOf(conv->input(2));
+  if (!training || !training->isBool() || training->toBool()) return false;
+  if (!eps || !(eps->isDouble() || eps->isInt())) return false;
+  if (!mean || !mean->isTensor() || !var || !var->isTensor() || !w || !w->isTensor()) return false;
+  if (!gamma || !(gamma->isTensor() || gamma->isNone()) || !beta || !(beta->isTensor() || beta->isNone())) return false;
+  if (!b || !(b->isTensor() || b->isNone())) return false;
+  Tensor W = w->toTensor();
+  ScalarType dt = W.dtype();
+  if (dt != ScalarType::Float && dt != ScalarType::Double) return false;
+  int64_t outC = W.dim() > 0 ? W.size(0) : 0;
+  auto channels = [&](const std::optional<IValue>& v) { return v->isNone() || v->toTensor().numel() == outC; };
+  if (outC == 0 || !channels(gamma) || !channels(beta) || !channels(mean) || !channels(var) || !channels(b)) return false;
+
+  double e = eps->isDouble() ? eps->toDouble() : static_cast<double>(eps->toInt());
+  std::vector<double> m = toDoubles(mean->toTensor()), v = toDoubles(var->toTensor());
+  std::vector<double> ga = gamma->isNone() ? std::vector<double>(outC, 1.0) : toDoubles(gamma->toTensor());
+  std::vector<double> be = beta->isNone() ? std::vector<double>(outC, 0.0) : toDoubles(beta->toTensor());
+  std::vector<double> bias = b->isNone() ? std::vector<double>(outC, 0.0) : toDoubles(b->toTensor());
+  std::vector<double> wv = toDoubles(W);
+  int64_t per = W.numel() / outC;
+  Tensor newW = Tensor::empty(W.sizes(), dt);
+  Tensor newB = Tensor::empty({outC}, dt);
+  for (int64_t o = 0; o < outC; ++o) {
+    double scale = ga[o] / std::sqrt(v[o] + e);
+    double nb = (bias[o] - m[o]) * scale + be[o];
+    if (dt == ScalarType::Float) {
+      float* pw = newW.data_ptr<float>() + o * per;
+      for (int64_t i = 0; i < per; ++i) pw[i] = static_cast<float>(wv[o * per + i] * scale);
+      newB.data_ptr<float>()[o] = static_cast<float>(nb);
+    } else {
+      double* pw = newW.data_ptr<double>() + o * per;
+      for (int64_t i = 0; i < per; ++i) pw[i] = wv[o * per + i] * scale;
+      newB.data_ptr<double>()[o] = nb;
+    }
+  }
+  WithInsertPoint guard(conv);
+  Value* cw = g.insertConstant(IValue(newW), conv->sourceRange(), conv->input(1)->type());
+  Value* cb = g.insertConstant(IValue(newB), conv->sourceRange(), OptionalType::create(TensorType()));
+  conv->replaceInput(1, cw);
+  conv->replaceInput(2, cb);
+  if (bn->output()->hasDebugName() && !y->hasDebugName()) {
+    std::string name = bn->output()->debugName();
+    bn->output()->setDebugName("");
+    y->setDebugName(name);
+  }
+  bn->output()->replaceAllUsesWith(y);
+  bn->destroy();
+  return true;
+}
+
+size_t foldBlock(Graph& g, Block* b) {
+  size_t n = 0;
+  for (auto it = b->begin(); it != b->end();) {
+    Node* node = *it++;
+    for (Block* sb : node->blocks()) n += foldBlock(g, sb);
+    if (foldOne(g, node)) ++n;
+  }
+  return n;
+}
+
+}  // namespace
+
+size_t foldConvBatchNorm(Graph& graph) { return foldBlock(graph, graph.block()); }
+
+}  // namespace kindling

@@ -14,7 +14,7 @@ namespace {
 inline DictValue& dictRef(const IValue& v) { return v.toDictRef(); }
 
 [[noreturn]] void keyError(const IValue& key) {
-  throw RuntimeError("KeyError: " + prim::toStr(key), "builtins.KeyError");
+  throw RuntimeError("KeyError: " + prim::toStr(key));
 }
 
 void getItem(Stack& s) {  // __getitem__.Dict_K(Dict(K, t) self, K key) -> t(*)

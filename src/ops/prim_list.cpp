@@ -79,7 +79,7 @@ void popAt(Stack& s) {
   int64_t idx = pop(s).toInt();
   IValue l = pop(s);
   auto& el = listRef(l).elements;
-  KD_CHECK_INDEX(!el.empty(), "pop from empty list");
+  KD_CHECK(!el.empty(), "pop from empty list");
   size_t i = normalizeIndex(idx, el.size(), "list index out of range");
   IValue v = std::move(el[i]);
   el.erase(el.begin() + static_cast<ptrdiff_t>(i));
@@ -189,7 +189,7 @@ void indexOf(Stack& s) {
   const auto& el = listRef(l).elements;
   for (size_t i = 0; i < el.size(); ++i)
     if (sameValue(el[i], item)) { push(s, static_cast<int64_t>(i)); return; }
-  throw RuntimeError(fmt::format("'{}' is not in list", prim::toStr(item)), "builtins.ValueError");
+  throw RuntimeError(fmt::format("'{}' is not in list", prim::toStr(item)));
 }
 
 void remove(Stack& s) {
@@ -202,7 +202,7 @@ void remove(Stack& s) {
       return;
     }
   }
-  throw RuntimeError("list.remove(x): x not in list", "builtins.ValueError");
+  throw RuntimeError("list.remove(x): x not in list");
 }
 
 bool listsEqual(const IValue& a, const IValue& b) {

@@ -34,14 +34,14 @@ inline double asDouble(const IValue& v) {
   if (v.isDouble()) return v.toDouble();
   if (v.isInt()) return static_cast<double>(v.toInt());
   if (v.isBool()) return v.toBool() ? 1.0 : 0.0;
-  throw RuntimeError(fmt::format("expected a number but got {}", v.tagName()), "builtins.TypeError");
+  throw RuntimeError(fmt::format("expected a number but got {}", v.tagName()));
 }
 
 inline int64_t wrapAdd(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b)); }
 inline int64_t wrapSub(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b)); }
 inline int64_t wrapMul(int64_t a, int64_t b) { return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b)); }
 
-[[noreturn]] void divisionByZero() { throw RuntimeError("division by 0", "builtins.ZeroDivisionError"); }
+[[noreturn]] void divisionByZero() { throw RuntimeError("division by 0"); }
 
 inline int64_t intFloorDiv(int64_t a, int64_t b) {
   if (b == 0) divisionByZero();
@@ -67,12 +67,12 @@ inline double floatMod(double a, double b) {  // Python's float %
   return m;
 }
 inline double checkedPow(double a, double b) {
-  if (a == 0 && b < 0) throw RuntimeError("0.0 cannot be raised to a negative power", "builtins.ZeroDivisionError");
+  if (a == 0 && b < 0) throw RuntimeError("0.0 cannot be raised to a negative power");
   return std::pow(a, b);
 }
 inline int64_t intPow(int64_t base, int64_t exp) {
   if (exp < 0) {
-    if (base == 0) throw RuntimeError("0.0 cannot be raised to a negative power", "builtins.ZeroDivisionError");
+    if (base == 0) throw RuntimeError("0.0 cannot be raised to a negative power");
     if (base == 1) return 1;
     if (base == -1) return (exp & 1) ? -1 : 1;
     return 0;
@@ -90,7 +90,7 @@ inline int64_t checkedToInt(double d) {
   if (!std::isfinite(d) || d >= 9223372036854775808.0 || d < -9223372036854775808.0) {
     char buf[400];
     std::snprintf(buf, sizeof buf, "Cannot convert float %f to integer", d);
-    throw RuntimeError(buf, "builtins.OverflowError");
+    throw RuntimeError(buf);
   }
   return static_cast<int64_t>(d);
 }
@@ -213,12 +213,12 @@ void divmodOp(Stack& s) {
   IValue a = pop(s);
   if (isIntLike(a) && isIntLike(b)) {
     int64_t x = asInt(a), y = asInt(b);
-    if (y == 0) throw RuntimeError("ZeroDivisionError: integer divmod()", "builtins.ZeroDivisionError");
+    if (y == 0) throw RuntimeError("ZeroDivisionError: integer divmod()");
     push(s, makeTuple({IValue(intFloorDiv(x, y)), IValue(intMod(x, y))}));
     return;
   }
   double x = asDouble(a), y = asDouble(b);
-  if (y == 0) throw RuntimeError("ZeroDivisionError: float divmod()", "builtins.ZeroDivisionError");
+  if (y == 0) throw RuntimeError("ZeroDivisionError: float divmod()");
   double mod = std::fmod(x, y);
   double div = (x - mod) / y;
   if (mod != 0 && ((y < 0) != (mod < 0))) {
@@ -267,7 +267,7 @@ void intFromStr(Stack& s) {
   long long v = std::strtoll(b, &end, 10);
   if (end == b || errno == ERANGE) throw RuntimeError("stoll");
   if (static_cast<size_t>(end - b) != str.size())
-    throw RuntimeError(fmt::format("invalid literal for int() with base 10: '{}'", str), "builtins.ValueError");
+    throw RuntimeError(fmt::format("invalid literal for int() with base 10: '{}'", str));
   push(s, static_cast<int64_t>(v));
 }
 /// float(str): std::stod with PyTorch's checks ("could not convert string to float: '1.5x'").
@@ -278,7 +278,7 @@ void floatFromStr(Stack& s) {
   double v = std::strtod(b, &end);
   if (end == b) throw RuntimeError("stod");
   if (static_cast<size_t>(end - b) != str.size())
-    throw RuntimeError(fmt::format("could not convert string to float: '{}'", str), "builtins.ValueError");
+    throw RuntimeError(fmt::format("could not convert string to float: '{}'", str));
   push(s, v);
 }
 

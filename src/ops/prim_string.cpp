@@ -146,7 +146,7 @@ void strGetItem(Stack& s) {  // __getitem__.str(str s, int index) / prim::String
   int64_t i = idx < 0 ? idx + n : idx;
   if (i < 0 || i >= n)
     throw RuntimeError(fmt::format("basic_string::at: __n (which is {}) >= this->size() (which is {})",
-                                   static_cast<uint64_t>(i), n), "builtins.IndexError");
+                                   static_cast<uint64_t>(i), n));
   push(s, std::string(1, x[static_cast<size_t>(i)]));
 }
 
@@ -210,7 +210,7 @@ void find(Stack& s) {  // find / rfind / index.str / rindex (str self, str subst
   IValue sub = pop(s);
   IValue v = pop(s);
   int64_t r = findImpl(str(v), str(sub), start, end, Reverse);
-  if (Throw && r < 0) throw RuntimeError("ValueError: substring not found", "builtins.ValueError");
+  if (Throw && r < 0) throw RuntimeError("ValueError: substring not found");
   push(s, r);
 }
 

@@ -61,8 +61,7 @@ bool lessThan(const IValue& a, const IValue& b) {
     }
     return x.size() < y.size();
   }
-  throw RuntimeError(fmt::format("'<' not supported between instances of '{}' and '{}'", a.tagName(), b.tagName()),
-                     "builtins.TypeError");
+  throw RuntimeError(fmt::format("'<' not supported between instances of '{}' and '{}'", a.tagName(), b.tagName()));
 }
 
 }  // namespace kindling::prim

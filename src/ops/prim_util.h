@@ -12,11 +12,12 @@ namespace kindling::prim {
 
 inline ListValue& listRef(const IValue& v) { return v.toListRef(); }
 
-/// Python index normalisation: negative counts from the end; throws IndexError(msg) when out of range.
+/// Python index normalisation: negative counts from the end; throws RuntimeError(msg) when out of range
+/// (PyTorch surfaces it as "RuntimeError: list index out of range").
 inline size_t normalizeIndex(int64_t idx, size_t size, const char* msg) {
   int64_t n = static_cast<int64_t>(size);
   if (idx < 0) idx += n;
-  if (idx < 0 || idx >= n) throw RuntimeError(msg, "builtins.IndexError");
+  if (idx < 0 || idx >= n) throw RuntimeError(msg);
   return static_cast<size_t>(idx);
 }
 

@@ -27,7 +27,7 @@ void dim(Stack& s) { push(s, popTensor(s).dim()); }
 void numel(Stack& s) { push(s, popTensor(s).numel()); }
 void lenTensor(Stack& s) {  // len.Tensor(Tensor t) -> int
   Tensor t = popTensor(s);
-  KD_CHECK_TYPE(t.dim() != 0, "len() of a 0-d tensor");
+  KD_CHECK(t.dim() != 0, "len() of a 0-d tensor");
   push(s, t.sizes()[0]);
 }
 void elementSize(Stack& s) { push(s, static_cast<int64_t>(popTensor(s).element_size())); }

@@ -184,6 +184,11 @@ Tensor convolution(const Tensor& inputArg, const Tensor& weight, const Tensor& b
   Tensor out = channelsLastOut ? Tensor::emptyStrided(outSizes, channelsLastStrides(outSizes), input.dtype())
                                : Tensor::empty(outSizes, input.dtype());
   if (out.numel() == 0) return unbatched ? out.squeeze(0) : out;
+  // 1x1 / stride 1 / no padding convolutions on NCHW data are GEMMs that oneDNN runs as fast in the plain
+  // layout: skip the channels-last round trip (two reorders that cost more than they save here).
+  bool pointwise = !channelsLastOut && input.is_contiguous() && groups == 1;
+  for (size_t k = 0; k < spatial; ++k)
+    pointwise = pointwise && weight.sizes()[2 + k] == 1 && stride[k] == 1 && paddingL[k] == 0 && paddingR[k] == 0;
 
   if (input.dtype() == ScalarType::Double) {
     KD_CHECK(!post.residual.defined() && post.act == ConvPostOp::Act::None,
@@ -200,7 +205,7 @@ Tensor convolution(const Tensor& inputArg, const Tensor& weight, const Tensor& b
   onednn::Key key;
   key.add(1).add(input.sizes()).add(weight.sizes()).add(stride).add(paddingL).add(paddingR).add(dilation);
   key.add(groups).add(bias.defined()).add(static_cast<int64_t>(post.act)).addFloat(post.lo).addFloat(post.hi);
-  key.add(post.residual.defined());
+  key.add(post.residual.defined()).add(pointwise);
   auto prim = convCache().get(key, [&] {
     using namespace dnnl;
     const memory::dims src(input.sizes().begin(), input.sizes().end());
@@ -216,8 +221,9 @@ Tensor convolution(const Tensor& inputArg, const Tensor& weight, const Tensor& b
         pr(paddingR.begin(), paddingR.end()), dl;
     for (int64_t d : dilation) dl.push_back(d - 1);
     const auto f32 = memory::data_type::f32;
-    memory::desc srcD(src, f32, channelsLastTag(spatial));
-    memory::desc dstD(dst, f32, channelsLastTag(spatial));
+    const tag act = pointwise ? channelsFirstTag(spatial) : channelsLastTag(spatial);
+    memory::desc srcD(src, f32, act);
+    memory::desc dstD(dst, f32, act);
     memory::desc weiAny(wdims, f32, tag::any);
     memory::desc biasD = bias.defined() ? memory::desc({O}, f32, tag::x) : memory::desc();
     auto desc = convolution_forward::desc(prop_kind::forward_inference, algorithm::convolution_direct, srcD, weiAny,
@@ -244,17 +250,17 @@ Tensor convolution(const Tensor& inputArg, const Tensor& weight, const Tensor& b
   dnnl::memory wMem = onednn::packedWeights(w, prim->userWeights, prim->weights);
 
   dnnl::memory srcMem;
-  Tensor srcTmp;
-  if (isChannelsLastDense(input)) {
+  if (pointwise || isChannelsLastDense(input)) {
     srcMem = onednn::memoryOf(input, prim->src);
   } else {
-    srcTmp = Tensor::emptyStrided(input.sizes(), channelsLastStrides(input.sizes()), ScalarType::Float);
+    Tensor srcTmp = onednn::scratch(0, input.sizes(), channelsLastStrides(input.sizes()), ScalarType::Float);
     srcMem = onednn::memoryOf(srcTmp, prim->src);
     onednn::reorder(onednn::memoryOf(input, onednn::descOf(input)), srcMem);
   }
-  // The primitive writes channels-last; when the output is NCHW (and the layouts differ) go through a temp.
-  const bool direct = channelsLastOut || isChannelsLastDense(out);
-  Tensor dstTmp = direct ? out : Tensor::emptyStrided(outSizes, channelsLastStrides(outSizes), ScalarType::Float);
+  // The primitive writes channels-last (or NCHW when pointwise); when the output layout differs, go through
+  // a scratch buffer and reorder.
+  const bool direct = pointwise || channelsLastOut || isChannelsLastDense(out);
+  Tensor dstTmp = direct ? out : onednn::scratch(1, outSizes, channelsLastStrides(outSizes), ScalarType::Float);
   dnnl::memory dstMem = onednn::memoryOf(dstTmp, prim->dst);
   if (post.residual.defined()) {
     KD_CHECK(post.residual.sizes() == outSizes, "fused convolution: residual of size {} does not match output {}",

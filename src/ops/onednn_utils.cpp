@@ -148,6 +148,18 @@ void reorder(const dnnl::memory& src, const dnnl::memory& dst) {
   stream().wait();
 }
 
+Tensor scratch(int slot, const IntArray& sizes, const IntArray& strides, ScalarType dtype) {
+  thread_local Storage buffers[4];
+  KD_CHECK(slot >= 0 && slot < 4, "scratch: bad slot {}", slot);
+  size_t need = elementSize(dtype);
+  for (size_t i = 0; i < sizes.size(); ++i) need += static_cast<size_t>(sizes[i] - 1) * strides[i] * elementSize(dtype);
+  for (int64_t s : sizes)
+    if (s == 0) need = 0;
+  Storage& b = buffers[slot];
+  if (!b || b->nbytes() < need) b = makeIntrusive<StorageImpl>(std::max<size_t>(need, 64));
+  return Tensor::fromStorage(b, dtype, sizes, strides, 0);
+}
+
 size_t packedWeightCount() {
   auto& c = weightCache();
   std::lock_guard<std::mutex> g(c.mu);

@@ -90,6 +90,11 @@ dnnl::memory packedWeights(const Tensor& w, const dnnl::memory::desc& have, cons
 /// Reorders between two memories (cached primitive), on the calling thread's stream.
 void reorder(const dnnl::memory& src, const dnnl::memory& dst);
 
+/// A per-thread reusable buffer viewed with the given sizes/strides (for temporaries such as reordered
+/// activations): slot 0..3; valid until the next call with the same slot on this thread. Reusing the memory
+/// avoids page faults and cache misses of fresh allocations on every call.
+Tensor scratch(int slot, const IntArray& sizes, const IntArray& strides, ScalarType dtype);
+
 /// Number of cached packed weights (for tests).
 size_t packedWeightCount();
 /// Drops every cached primitive and packed weight.

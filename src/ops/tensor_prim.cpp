@@ -118,6 +118,50 @@ void numToTensor(Stack& s) {
   else push(s, Tensor::scalarTensor(Scalar(v.toInt()), ScalarType::Long));
 }
 
+/// prim::tolist(...) -> ...: x.tolist() with the annotated type passed as (dim, elem type 0 int / 1 float /
+/// 2 bool); the interpreter pushes the input count (3) last, as for every vararg schema.
+void tolist(Stack& s) {
+  int64_t n = pop(s).toInt();
+  KD_CHECK(n == 3, "tolist: expected 3 inputs but got {}", n);
+  int64_t elemTy = pop(s).toInt();
+  int64_t dims = pop(s).toInt();
+  Tensor t = popTensor(s);
+  KD_CHECK(t.dim() == dims, "Output annotation list dimension and runtime tensor dimension must match for tolist()");
+  bool ok = elemTy == 0 ? isIntegralType(t.dtype(), /*includeBool=*/false)
+          : elemTy == 1 ? isFloatingType(t.dtype())
+          : elemTy == 2 ? t.dtype() == ScalarType::Bool
+                        : false;
+  KD_CHECK(ok, "Output annotation element type and runtime tensor element type must match for tolist()");
+  Tensor c = t.contiguous();
+  TypePtr elemType = elemTy == 0 ? IntType() : elemTy == 1 ? FloatType() : BoolType();
+  auto element = [&](int64_t flat) -> IValue {
+    double v = c.doubleAt(flat);
+    if (elemTy == 0) return IValue(c.dtype() == ScalarType::Long ? c.data_ptr<int64_t>()[flat] : static_cast<int64_t>(v));
+    if (elemTy == 1) return IValue(v);
+    return IValue(v != 0);
+  };
+  if (dims == 0) {
+    push(s, element(0));
+    return;
+  }
+  // Builds nested lists dimension by dimension.
+  std::vector<TypePtr> levelTypes(static_cast<size_t>(dims));  // levelTypes[d]: element type of a level-d list
+  TypePtr ty = elemType;
+  for (int64_t d = dims - 1; d >= 0; --d) {
+    levelTypes[static_cast<size_t>(d)] = ty;
+    ty = ListType::create(ty);
+  }
+  int64_t flat = 0;
+  auto build = [&](auto& self, int64_t d) -> IValue {
+    std::vector<IValue> items;
+    int64_t size = c.sizes()[static_cast<size_t>(d)];
+    items.reserve(static_cast<size_t>(size));
+    for (int64_t i = 0; i < size; ++i) items.push_back(d + 1 == dims ? element(flat++) : self(self, d + 1));
+    return makeList(levelTypes[static_cast<size_t>(d)], std::move(items));
+  };
+  push(s, build(build, 0));
+}
+
 // ---- optionals, devices, global state ----
 
 void unwrapOptional(Stack& s) {
@@ -199,6 +243,8 @@ void registerTensorPrimOps(OperatorRegistry& r) {
   r.add("aten::ScalarImplicit(Tensor a) -> Scalar", scalarImplicit);
   r.add("prim::NumToTensor.Scalar(Scalar a) -> Tensor", numToTensor);
   r.add("prim::NumToTensor.bool(bool a) -> Tensor", numToTensor);
+
+  r.add("prim::tolist(...) -> ...", tolist);
 
   r.add("aten::_unwrap_optional(t(a)? optional) -> t(a)", unwrapOptional);
   r.add("prim::unchecked_unwrap_optional(t(a)? optional) -> t(a)", [](Stack&) {});

@@ -83,3 +83,26 @@ TEST(TensorPrim, OptionalsAndState) {
   callOp("aten::set_grad_enabled", {true});
   EXPECT_TRUE(callOp("aten::eq.device", {IValue(Device{DeviceType::CPU, -1}), IValue(Device{DeviceType::CPU, -1})}).toBool());
 }
+
+TEST(TensorPrim, Tolist) {
+  auto tolist = [](Tensor t, int64_t dims, int64_t elemTy) {
+    Stack s{IValue(t), IValue(dims), IValue(elemTy), IValue(int64_t(3))};
+    OperatorRegistry::global().find("prim::tolist")->fn(s);
+    EXPECT_EQ(s.size(), 1u);
+    return s.back();
+  };
+  // a: List[List[float]] = tensor([[1.5, 2]]).tolist() → [[1.5, 2.0]]
+  IValue l = tolist(floats({1.5f, 2.0f}).view({1, 2}), 2, 1);
+  ASSERT_EQ(l.toListRef().elements.size(), 1u);
+  EXPECT_EQ(l.toListRef().elements[0].toDoubleVector(), (std::vector<double>{1.5, 2.0}));
+  EXPECT_EQ(l.toListRef().elementType->kind(), TypeKind::List);
+  EXPECT_EQ(tolist(longs({1, 2}), 1, 0).toIntVector(), (std::vector<int64_t>{1, 2}));
+  EXPECT_EQ(tolist(longs({9000000000000000001}), 1, 0).toIntVector(), (std::vector<int64_t>{9000000000000000001}));
+  EXPECT_THROW(tolist(longs({1, 2}).view({1, 2}), 1, 0), RuntimeError);  // dimension mismatch
+  try {
+    tolist(floats({1.5f, 2.0f}), 1, 0);
+    FAIL();
+  } catch (const RuntimeError& e) {
+    EXPECT_EQ(e.message(), "Output annotation element type and runtime tensor element type must match for tolist()");
+  }
+}

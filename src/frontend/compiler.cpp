@@ -1,5 +1,6 @@
 #include "frontend/compiler.h"
 
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -30,6 +31,29 @@ bool hasDecorator(const DefStmt& d, const std::string& name) {
     if (n == name || n == "torch.jit." + name || n == "jit." + name) return true;
   }
   return false;
+}
+
+// Defines functions in order; a function whose return type must be inferred by emitting its body may
+// need functions declared after it, so failures are retried until no more progress is made.
+template <class DefineOne>
+void defineAllWithRetry(const std::vector<const DefStmt*>& defs, DefineOne defineOne) {
+  std::vector<const DefStmt*> pending = defs;
+  while (!pending.empty()) {
+    std::vector<const DefStmt*> next;
+    std::optional<CompileError> firstError;
+    bool progress = false;
+    for (const DefStmt* d : pending) {
+      try {
+        defineOne(*d);
+        progress = true;
+      } catch (const CompileError& e) {
+        if (!firstError) firstError = e;
+        next.push_back(d);
+      }
+    }
+    if (!progress) throw *firstError;
+    pending = std::move(next);
+  }
 }
 
 }  // namespace
@@ -168,7 +192,7 @@ TypePtr defineClass(CompilationTarget& target, const std::shared_ptr<SourceFile>
       default: throw CompileError("unexpected statement in a class body", s->range);
     }
   }
-  for (const DefStmt* d : methods) defineFunction(target, file, *d, qualName + "." + d->name, type, ctx);
+  defineAllWithRetry(methods, [&](const DefStmt& d) { defineFunction(target, file, d, qualName + "." + d.name, type, ctx); });
   return type;
 }
 
@@ -290,12 +314,14 @@ std::vector<Function*> compileSource(CompilationTarget& target, const std::share
   };
   // second pass: classes (in order), then functions
   for (auto& q : classOrder) defineClass(target, file, *classes.at(q), q, ctx);
+  std::vector<const DefStmt*> defs;
+  for (auto& s : file->body)
+    if (s->kind == StmtKind::Def) defs.push_back(&s->as<DefStmt>());
+  defineAllWithRetry(defs, [&](const DefStmt& d) {
+    defineFunction(target, file, d, options.prefix + "." + d.name, nullptr, ctx);
+  });
   std::vector<Function*> fns;
-  for (auto& s : file->body) {
-    if (s->kind != StmtKind::Def) continue;
-    auto& d = s->as<DefStmt>();
-    fns.push_back(defineFunction(target, file, d, options.prefix + "." + d.name, nullptr, ctx));
-  }
+  for (const DefStmt* d : defs) fns.push_back(target.findFunction(options.prefix + "." + d->name));
   resolver->definer_ = nullptr;  // the class map is only valid during this call
   return fns;
 }

@@ -16,6 +16,7 @@ struct Environment {
   std::unordered_map<std::string, SugaredValuePtr> table;
   std::unordered_map<std::string, std::string> errors;     // name → message when used
   std::unordered_map<std::string, TypePtr> declaredTypes;  // `x : T = ...`
+  std::unordered_map<std::string, TypePtr> carriedTypes;   // loop-carried variables of a loop body frame
 
   // Looks a name up through the enclosing frames. Throws the recorded error for names that are
   // undefined on some path.
@@ -34,6 +35,13 @@ struct Environment {
       auto it = e->table.find(name);
       if (it != e->table.end()) return it->second;
       if (e->errors.count(name)) return nullptr;
+    }
+    return nullptr;
+  }
+  TypePtr carriedType(const std::string& name) const {
+    for (const Environment* e = this; e; e = e->next.get()) {
+      auto it = e->carriedTypes.find(name);
+      if (it != e->carriedTypes.end()) return it->second;
     }
     return nullptr;
   }
@@ -591,6 +599,12 @@ void setVar(FunctionEmitter& m, Environment& env, const std::string& name, const
                                " but is being assigned to a value of type " + typeNameForMsg(value->type()),
                            loc);
     }
+    if (TypePtr carried = env.carriedType(name)) {
+      if (!value->type()->isSubtypeOf(carried))
+        throw CompileError("Variable '" + name + "' previously had type " + typeNameForMsg(carried) +
+                               " but is now being assigned to a value of type " + typeNameForMsg(value->type()),
+                           loc);
+    }
     // A variable from an enclosing block keeps its type.
     if (env.next && !env.table.count(name)) {
       if (auto parent = env.next->findQuiet(name)) {
@@ -973,6 +987,7 @@ void FunctionEmitter::emitLoop(const SourceRange& loc, Value* maxTrip, const Exp
     in->setType(initial[i]->type());
     if (meaningfulName(carried[i])) in->setDebugName(carried[i]);
     frame->table[carried[i]] = std::make_shared<SimpleValue>(in);
+    frame->carriedTypes[carried[i]] = initial[i]->type();
   }
   ++loopDepth_;
   {
@@ -2256,6 +2271,7 @@ Value* FunctionEmitter::emitTensorIndexing(const SourceRange& loc, Value* tensor
     if (seenEllipsis && s->kind != ExprKind::None) ++consumingAfterEllipsis;
   }
   int64_t dim = 0;
+  bool seenEllipsisSoFar = false;
   Value* cur = tensor;
   std::vector<std::pair<int64_t, Value*>> tensorIndices;  // (dim, index)
   auto cst = [&](int64_t x, const SourceRange& r) { return insertConstant(IValue(x), r); };
@@ -2263,11 +2279,14 @@ Value* FunctionEmitter::emitTensorIndexing(const SourceRange& loc, Value* tensor
     const SourceRange& r = s->range;
     if (s->kind == ExprKind::Ellipsis) {
       dim = -static_cast<int64_t>(consumingAfterEllipsis);
+      seenEllipsisSoFar = true;
       continue;
     }
     if (s->kind == ExprKind::None) {
-      cur = builtinCallValue(r, "aten::unsqueeze", {NamedValue(r, cur), NamedValue(r, cst(dim, r))});
-      if (dim >= 0) ++dim;
+      // after `...`, dims count from the end: insert before the remaining indexed dims
+      bool fromEnd = seenEllipsisSoFar;
+      cur = builtinCallValue(r, "aten::unsqueeze", {NamedValue(r, cur), NamedValue(r, cst(fromEnd ? dim - 1 : dim, r))});
+      if (!fromEnd) ++dim;
       continue;
     }
     if (s->kind == ExprKind::Slice) {

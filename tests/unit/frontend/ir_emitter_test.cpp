@@ -1,0 +1,295 @@
+// IR emitter tests: small programs compiled with compileSource into a test CompilationTarget (every
+// PyTorch 1.13 schema registered), checking the printed graphs (PyTorch's format, before PyTorch's
+// cleanup passes such as constant pooling) and compile errors (message, line, "<--- HERE").
+#include <gtest/gtest.h>
+
+#include "frontend/compiler.h"
+#include "frontend_test_util.h"
+
+using namespace kindling;
+using kindling::testing::TestTarget;
+
+namespace {
+
+struct Compiled {
+  TestTarget target;
+  std::string graph(const std::string& fn) { return target.get("__torch__." + fn)->graph()->toString(false); }
+};
+
+std::unique_ptr<Compiled> compile(const std::string& src) {
+  auto c = std::make_unique<Compiled>();
+  CompileOptions o;
+  o.registry = &kindling::testing::allSchemasRegistry();
+  compileSource(c->target, std::make_shared<Source>(src, "prog.py"), o);
+  return c;
+}
+
+// Compiles and emits every function; returns the CompileError text ("" if none).
+std::string compileError(const std::string& src) {
+  try {
+    auto c = compile(src);
+    for (size_t i = 0; i < c->target.functions().size(); ++i) c->target.functions()[i]->graph();
+  } catch (const CompileError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool contains(const std::string& s, const std::string& sub) { return s.find(sub) != std::string::npos; }
+
+}  // namespace
+
+TEST(IrEmitter, StraightLineAndOperators) {
+  auto c = compile(
+      "def f(x, y: int):\n"
+      "    z = x * y + 1\n"
+      "    return -z\n");
+  EXPECT_EQ(c->graph("f"),
+            "graph(%x : Tensor,\n"
+            "      %y : int):\n"
+            "  %2 : Tensor = aten::mul(%x, %y)\n"
+            "  %3 : int = prim::Constant[value=1]()\n"
+            "  %4 : int = prim::Constant[value=1]()\n"
+            "  %z : Tensor = aten::add(%2, %3, %4)\n"
+            "  %6 : Tensor = aten::neg(%z)\n"
+            "  return (%6)\n");
+}
+
+TEST(IrEmitter, IfOutputsAreSortedAndUnified) {
+  auto c = compile(
+      "from typing import Optional\n"
+      "def f(c: bool, x: int):\n"
+      "    if c:\n"
+      "        b = x\n"
+      "        a = None\n"
+      "    else:\n"
+      "        a = x\n"
+      "        b = 2\n"
+      "    return a, b\n");
+  std::string g = c->graph("f");
+  EXPECT_TRUE(contains(g, "%a : int?, %b : int = prim::If(%c)")) << g;
+  EXPECT_TRUE(contains(g, "-> (%a.1, %x)")) << g;
+  EXPECT_TRUE(contains(g, "-> (%x, %b.1)")) << g;
+  EXPECT_TRUE(contains(g, "prim::TupleConstruct(%a, %b)")) << g;
+}
+
+TEST(IrEmitter, ForRangeLoopCarried) {
+  auto c = compile(
+      "def f(n: int) -> int:\n"
+      "    s = 0\n"
+      "    for i in range(n):\n"
+      "        s = s + i\n"
+      "    return s\n");
+  EXPECT_EQ(c->graph("f"),
+            "graph(%n : int):\n"
+            "  %s.1 : int = prim::Constant[value=0]()\n"
+            "  %2 : bool = prim::Constant[value=1]()\n"
+            "  %s : int = prim::Loop(%n, %2, %s.1)\n"
+            "    block0(%i : int, %s.3 : int):\n"
+            "      %s.5 : int = aten::add(%s.3, %i)\n"
+            "      %6 : bool = prim::Constant[value=1]()\n"
+            "      -> (%6, %s.5)\n"
+            "  return (%s)\n");
+}
+
+TEST(IrEmitter, ForOverListAndWhile) {
+  auto c = compile(
+      "from typing import List\n"
+      "def f(l: List[int]) -> int:\n"
+      "    s = 0\n"
+      "    for v in l:\n"
+      "        s += v\n"
+      "    while s > 10:\n"
+      "        s = s // 2\n"
+      "    return s\n");
+  std::string g = c->graph("f");
+  EXPECT_TRUE(contains(g, "aten::len(%l)")) << g;
+  EXPECT_TRUE(contains(g, "%v : int = aten::__getitem__(%l,")) << g;
+  EXPECT_TRUE(contains(g, "prim::Constant[value=9223372036854775807]()")) << g;
+  EXPECT_TRUE(contains(g, "aten::floordiv(")) << g;
+}
+
+TEST(IrEmitter, OptionalRefinementAndEarlyReturn) {
+  auto c = compile(
+      "from typing import Optional\n"
+      "def f(a: Optional[int]) -> int:\n"
+      "    if a is None:\n"
+      "        return 0\n"
+      "    return a + 1\n");
+  std::string g = c->graph("f");
+  EXPECT_TRUE(contains(g, "aten::__is__(%a.1,")) << g;
+  EXPECT_TRUE(contains(g, "%a : int = prim::unchecked_cast(%a.1)")) << g;
+  EXPECT_TRUE(contains(g, "aten::add(%a,")) << g;
+  // both paths end in one If whose output is returned
+  EXPECT_TRUE(contains(g, "int = prim::If(")) << g;
+}
+
+TEST(IrEmitter, StaticIsNoneOnNoneType) {
+  auto c = compile(
+      "def f(x, y: None):\n"
+      "    if y is None:\n"
+      "        return x\n"
+      "    else:\n"
+      "        return y.foo()\n");
+  std::string g = c->graph("f");
+  EXPECT_FALSE(contains(g, "prim::If")) << g;  // only the taken branch is compiled
+}
+
+TEST(IrEmitter, BreakContinueLowering) {
+  auto c = compile(
+      "def f(n: int) -> int:\n"
+      "    s = 0\n"
+      "    for i in range(n):\n"
+      "        if i == 3:\n"
+      "            continue\n"
+      "        if s > 10:\n"
+      "            break\n"
+      "        s += i\n"
+      "    return s\n");
+  std::string g = c->graph("f");
+  EXPECT_TRUE(contains(g, "aten::__not__")) << g;  // loop condition = not did_break
+  EXPECT_TRUE(contains(g, "prim::Loop(%n,")) << g;
+}
+
+TEST(IrEmitter, ContainersAndIndexing) {
+  auto c = compile(
+      "def f(x):\n"
+      "    t = (x, 1)\n"
+      "    a, b = t\n"
+      "    d = {'k': a}\n"
+      "    e = [a, a]\n"
+      "    return e[0] + d['k'] + x[0, 1:3] + x[..., None] + t[0]\n");
+  std::string g = c->graph("f");
+  EXPECT_TRUE(contains(g, "%t : (Tensor, int) = prim::TupleConstruct(%x,")) << g;
+  EXPECT_TRUE(contains(g, "%a : Tensor, %b : int = prim::TupleUnpack(%t)")) << g;
+  EXPECT_TRUE(contains(g, "%d : Dict(str, Tensor) = prim::DictConstruct(")) << g;
+  EXPECT_TRUE(contains(g, "%e : Tensor[] = prim::ListConstruct(%a, %a)")) << g;
+  EXPECT_TRUE(contains(g, "aten::select(%x,")) << g;
+  EXPECT_TRUE(contains(g, "aten::slice(")) << g;
+  EXPECT_TRUE(contains(g, "aten::unsqueeze(%x,")) << g;
+  EXPECT_TRUE(contains(g, "prim::TupleIndex(%t,")) << g;
+}
+
+TEST(IrEmitter, EmptyListTakesArgumentType) {
+  auto c = compile(
+      "from typing import List\n"
+      "def f(x):\n"
+      "    l = torch.jit.annotate(List[int], [])\n"
+      "    return torch.zeros([2, 3]), l, torch.max_pool2d(x, [2, 2], [])\n");
+  std::string g = c->graph("f");
+  EXPECT_TRUE(contains(g, "%l : int[] = prim::ListConstruct()")) << g;
+  EXPECT_TRUE(contains(g, "int[] = prim::ListConstruct()\n  %")) << g;
+  EXPECT_TRUE(contains(g, "aten::max_pool2d(%x,")) << g;
+}
+
+TEST(IrEmitter, DefaultsAndBroadcastLists) {
+  auto c = compile(
+      "def f(x, w):\n"
+      "    return torch.conv2d(x, w, None, 2)\n");
+  std::string g = c->graph("f");
+  // stride=2 broadcast to [2, 2]; padding/dilation/groups filled from defaults
+  EXPECT_TRUE(contains(g, "int[] = prim::ListConstruct(%3, %3)")) << g;
+  EXPECT_TRUE(contains(g, "prim::Constant[value=[0, 0]]()")) << g;
+  EXPECT_TRUE(contains(g, "aten::conv2d(%x, %w,")) << g;
+}
+
+TEST(IrEmitter, ClassesMethodsAttributes) {
+  auto c = compile(
+      "class M(torch.nn.Module):\n"
+      "    w : torch.Tensor\n"
+      "    k : int\n"
+      "    eps : Final[float] = 1e-05\n"
+      "    def forward(self, x):\n"
+      "        y = self.helper(x) * self.eps\n"
+      "        self.k = self.k + 1\n"
+      "        return y + self.w\n"
+      "    def helper(self, x):\n"
+      "        return x\n"
+      "def g(m: M, x):\n"
+      "    return m.forward(x)\n");
+  std::string g = c->target.get("__torch__.M.forward")->graph()->toString(false);
+  EXPECT_TRUE(contains(g, "prim::CallMethod[name=\"helper\"](%self, %x)")) << g;
+  EXPECT_TRUE(contains(g, "float = prim::Constant[value=1.0000000000000001e-05]()")) << g;
+  EXPECT_TRUE(contains(g, "int = prim::GetAttr[name=\"k\"](%self)")) << g;
+  EXPECT_TRUE(contains(g, "prim::SetAttr[name=\"k\"](%self,")) << g;
+  std::string g2 = c->graph("g");
+  EXPECT_TRUE(contains(g2, "prim::CallMethod[name=\"forward\"](%m, %x)")) << g2;
+}
+
+TEST(IrEmitter, FunctionCallsAndRaise) {
+  auto c = compile(
+      "def helper(x: int, y: int = 2) -> int:\n"
+      "    if x < 0:\n"
+      "        raise ValueError('negative')\n"
+      "    return x + y\n"
+      "def f(x: int) -> int:\n"
+      "    assert x != 3, 'three'\n"
+      "    return helper(x)\n");
+  std::string g = c->graph("f");
+  EXPECT_TRUE(contains(g, "Function = prim::Constant[name=\"helper\"]()")) << g;
+  EXPECT_TRUE(contains(g, "int = prim::CallFunction(")) << g;
+  EXPECT_TRUE(contains(g, "prim::Constant[value=\"AssertionError: three\"]()")) << g;
+  std::string h = c->graph("helper");
+  EXPECT_TRUE(contains(h, "prim::Constant[value=\"builtins.ValueError\"]()")) << h;
+  EXPECT_TRUE(contains(h, "prim::RaiseException(")) << h;
+}
+
+TEST(IrEmitter, ListComprehensionAndFString) {
+  auto c = compile(
+      "from typing import List\n"
+      "def f(l: List[int]) -> str:\n"
+      "    m = [v * 2 for v in l]\n"
+      "    return f'{len(m)} items'\n");
+  std::string g = c->graph("f");
+  EXPECT_TRUE(contains(g, "%m : int[] = prim::ListConstruct()")) << g;
+  EXPECT_TRUE(contains(g, "aten::append(%m,")) << g;
+  EXPECT_TRUE(contains(g, "prim::Constant[value=\"{} items\"]()")) << g;
+  EXPECT_TRUE(contains(g, "aten::format(")) << g;
+}
+
+TEST(IrEmitterErrors, UndefinedInOneBranch) {
+  std::string e = compileError(
+      "def f(x: int):\n"
+      "    if x > 1:\n"
+      "        y = 1\n"
+      "    return y\n");
+  EXPECT_TRUE(contains(e, "y is not defined in the false branch")) << e;
+  EXPECT_TRUE(contains(e, "line 4")) << e;
+  EXPECT_TRUE(contains(e, "<--- HERE")) << e;
+}
+
+TEST(IrEmitterErrors, BranchTypeMismatch) {
+  std::string e = compileError(
+      "def f(x: int):\n"
+      "    if x > 1:\n"
+      "        y = 1\n"
+      "    else:\n"
+      "        y = 'a'\n"
+      "    return y\n");
+  EXPECT_TRUE(contains(e, "Type mismatch: y is set to type int in the true branch and type str in the false branch")) << e;
+}
+
+TEST(IrEmitterErrors, NoMatchingOverload) {
+  std::string e = compileError(
+      "def f(x):\n"
+      "    return torch.dropout(x, 1, False)\n");
+  EXPECT_TRUE(contains(e, "Expected a value of type 'float' for argument 'p' but instead found type 'int'.")) << e;
+  EXPECT_TRUE(contains(e, "line 2")) << e;
+  e = compileError(
+      "def f(x):\n"
+      "    return torch.add(x, 'a')\n");
+  EXPECT_TRUE(contains(e, "Arguments for call are not valid.")) << e;
+  EXPECT_TRUE(contains(e, "The following variants are available:")) << e;
+  EXPECT_TRUE(contains(e, "aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor")) << e;
+}
+
+TEST(IrEmitterErrors, ReturnAndVariableTypes) {
+  EXPECT_TRUE(contains(compileError("def f(x: int) -> str:\n    return x\n"),
+                       "Return value was annotated as having type str but is actually of type int"));
+  EXPECT_TRUE(contains(compileError("def f(x: int):\n    return undefined_thing + x\n"), "undefined value undefined_thing"));
+  EXPECT_TRUE(contains(compileError("def f(x: int):\n    y = 1\n    for i in range(3):\n        y = 2.5\n    return y\n"),
+                       "Variable 'y' previously had type int but is now being assigned to a value of type float"));
+  EXPECT_TRUE(contains(compileError("def f(x: int):\n    try:\n        pass\n    except:\n        pass\n"),
+                       "try blocks aren't supported"));
+  EXPECT_TRUE(contains(compileError("import numpy\ndef f(x: int):\n    return x\n"), "import of module 'numpy'"));
+}

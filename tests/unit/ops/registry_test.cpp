@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iostream>
 #include <unordered_set>
 
 #include "ops/operator.h"
@@ -59,4 +60,24 @@ TEST(Registry, GlobalSchemasAreExactlyPyTorchs) {
   const auto& g = OperatorRegistry::global();
   for (const char* q : {"aten::add.int", "aten::floordiv.float_int", "prim::min.int", "aten::__is__", "aten::Int.str"})
     EXPECT_NE(g.find(q), nullptr) << q;
+}
+
+TEST(Registry, PrimFamiliesRegisterIndependently) {
+  struct Family {
+    const char* name;
+    void (*fn)(OperatorRegistry&);
+  };
+  const Family families[] = {{"prim_scalar", registerPrimScalarOps}, {"prim_list", registerPrimListOps},
+                             {"prim_string", registerPrimStringOps}, {"prim_dict", registerPrimDictOps},
+                             {"tensor_prim", registerTensorPrimOps}};
+  size_t total = 0;
+  for (const auto& f : families) {
+    OperatorRegistry r;
+    f.fn(r);
+    EXPECT_GT(r.all().size(), 0u) << f.name;
+    std::cout << "[ info ] " << f.name << ": " << r.all().size() << " overloads\n";
+    total += r.all().size();
+  }
+  std::cout << "[ info ] prim families: " << total << " overloads; global registry: "
+            << OperatorRegistry::global().all().size() << "\n";
 }

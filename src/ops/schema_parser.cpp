@@ -282,6 +282,11 @@ class SchemaParser {
   }
 
   ParsedType parseType() {
+    if (++depth_ > kMaxDepth) L.fail("type nested too deeply");
+    struct DepthGuard {
+      int& d;
+      ~DepthGuard() { --d; }
+    } guard{depth_};
     ParsedType t;
     if (L.isPunct("(")) {  // tuple "(int, float)"
       L.next();
@@ -482,6 +487,8 @@ class SchemaParser {
     }
   }
 
+  static constexpr int kMaxDepth = 64;
+  int depth_ = 0;
   Lexer L;
 };
 

@@ -168,6 +168,9 @@ TEST(SchemaParser, MalformedSchemasThrow) {
   for (int i = 0; i < 8; ++i) EXPECT_THROW(parseSchema(bad[i]), Error) << bad[i];
   EXPECT_THROW(parseSchema("aten::add(Tensor self) -> Tensor a b"), Error);
   EXPECT_THROW(parseSchemaType("int[] junk"), Error);
+  EXPECT_THROW(parseSchemaType(std::string(100000, '(')), Error);  // no stack overflow
+  EXPECT_THROW(parseSchemaType("Dict(str"), Error);
+  EXPECT_THROW(parseSchema(""), Error);
   try {
     parseSchema("aten::add(Bogus self) -> Tensor");
     FAIL();

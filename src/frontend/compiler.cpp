@@ -192,6 +192,21 @@ TypePtr defineClass(CompilationTarget& target, const std::shared_ptr<SourceFile>
       default: throw CompileError("unexpected statement in a class body", s->range);
     }
   }
+  // User classes: attributes come from the assignments to self in __init__, found by emitting __init__
+  // once into a scratch graph before any other method is compiled (PyTorch compiles __init__ first).
+  if (!ctx.archiveMode) {
+    for (auto it = methods.begin(); it != methods.end(); ++it) {
+      if ((*it)->name != "__init__") continue;
+      const DefStmt& init = **it;
+      defineFunction(target, file, init, qualName + ".__init__", type, ctx);
+      EmitContext discover = ctx;
+      discover.inferAttributesOf = type;
+      Graph scratch;
+      emitFunctionBody(scratch, init, type->findMethod("__init__")->getSchema(), type, discover);
+      methods.erase(it);
+      break;
+    }
+  }
   defineAllWithRetry(methods, [&](const DefStmt& d) { defineFunction(target, file, d, qualName + "." + d.name, type, ctx); });
   return type;
 }

@@ -669,6 +669,15 @@ void FunctionEmitter::emitAssign(const AssignStmt& s) {
     rhs = std::make_shared<SimpleValue>(v);
     if (s.targets.size() == 1 && s.targets[0]->kind == ExprKind::Name)
       env_->declaredTypes[s.targets[0]->as<NameExpr>().id] = declared;
+    if (s.targets.size() == 1 && s.targets[0]->kind == ExprKind::Attribute && ctx_.inferAttributesOf) {
+      // `self.x : T = v` in __init__ declares attribute x with type T
+      auto& a = s.targets[0]->as<AttributeExpr>();
+      auto obj = emitSugaredExpr(a.value);
+      auto* sv = dynamic_cast<SimpleValue*>(obj.get());
+      if (sv && sv->value->type()->cast<ClassType>() == ctx_.inferAttributesOf.get() &&
+          ctx_.inferAttributesOf->findAttributeSlot(a.attr) < 0)
+        ctx_.inferAttributesOf->addAttribute(a.attr, declared);
+    }
   }
   // a = b = value assigns right to left in Python; order does not matter for SSA
   for (auto& t : s.targets) emitAssignTarget(t, rhs, s.range, declared);

@@ -62,6 +62,9 @@ struct EmitContext {
   /// Names exposed to the code: `ops`, `CONSTANTS`, `__torch__`, `annotate`, `uninitialized`,
   /// `unchecked_cast` are available when archiveMode is set (archive code/ files).
   bool archiveMode = false;
+  /// Set while a class's __init__ is emitted to discover its attributes: assignments to unknown
+  /// `self.x` add attribute x (typed from the value or its annotation) to this class.
+  std::shared_ptr<ClassType> inferAttributesOf;
 };
 
 /// The schema of a `def`: parameter types from annotations (or a `# type:` comment; Tensor when

@@ -293,3 +293,34 @@ TEST(IrEmitterErrors, ReturnAndVariableTypes) {
                        "try blocks aren't supported"));
   EXPECT_TRUE(contains(compileError("import numpy\ndef f(x: int):\n    return x\n"), "import of module 'numpy'"));
 }
+
+TEST(IrEmitter, UserClassAttributesFromInit) {
+  auto c = compile(
+      "from typing import List, Optional\n"
+      "class Counter:\n"
+      "    def __init__(self, start: int):\n"
+      "        self.count = start\n"
+      "        self.items : List[str] = []\n"
+      "        self.last : Optional[str] = None\n"
+      "    def add(self, s: str) -> int:\n"
+      "        self.items.append(s)\n"
+      "        self.last = s\n"
+      "        self.count += 1\n"
+      "        return self.count\n"
+      "def f() -> int:\n"
+      "    c = Counter(3)\n"
+      "    return c.add('x')\n");
+  auto t = c->target.findType("__torch__.Counter");
+  ASSERT_TRUE(t);
+  auto* ct = t->cast<ClassType>();
+  ASSERT_EQ(ct->attributes().size(), 3u);
+  EXPECT_EQ(ct->attributes()[0].type->str(), "int");
+  EXPECT_EQ(ct->attributes()[1].type->str(), "str[]");
+  EXPECT_EQ(ct->attributes()[2].type->str(), "str?");
+  std::string g = c->graph("f");
+  EXPECT_TRUE(contains(g, "%c : __torch__.Counter = prim::CreateObject()")) << g;
+  EXPECT_TRUE(contains(g, "prim::CallMethod[name=\"__init__\"](%c,")) << g;
+  std::string add = c->target.get("__torch__.Counter.add")->graph()->toString(false);
+  EXPECT_TRUE(contains(add, "aten::append(")) << add;
+  EXPECT_TRUE(contains(add, "prim::SetAttr[name=\"count\"](%self,")) << add;
+}

@@ -88,7 +88,7 @@ std::vector<IValue> checkArguments(const FunctionSchema& schema, std::vector<IVa
   size_t first = skipSelf && !schema.arguments.empty() ? 1 : 0;
   size_t declared = schema.arguments.size() - first;
   std::string fn = schema.name;
-  size_t dot = fn.rfind('.');
+  size_t dot = fn.find_last_of(".:");
   if (dot != std::string::npos) fn = fn.substr(dot + 1);
   if (args.size() > declared)
     throw RuntimeError(fmt::format("{}() expected at most {} argument(s) but received {} argument(s). Declaration: {}",

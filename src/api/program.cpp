@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "api/api.h"
+#include "frontend/compiler.h"
 #include "serialize/zip_archive.h"
 #include "tensor/tensor.h"
 
@@ -60,30 +61,55 @@ size_t indentOf(const std::string& l) {
 
 bool blank(const std::string& l) { return indentOf(l) == l.size(); }
 
-/// The lines of `def name(` at `indent` up to the next line at indent <= `indent`, dedented by `indent`.
+/// The lines of `def name(` at `indent` up to the next line at indent <= `indent`, dedented by `indent`
+/// — except the signature's continuation lines, which keep their indentation (as fn.code prints them).
 std::string extractDef(const std::vector<std::string>& lines, size_t from, size_t to, size_t indent,
                        const std::string& name) {
   std::string head = std::string(indent, ' ') + "def " + name + "(";
   for (size_t i = from; i < to; ++i) {
     if (lines[i].rfind(head, 0) != 0) continue;
     std::string out;
-    size_t j = i;
-    for (; j < to; ++j) {
-      if (j > i && !blank(lines[j]) && indentOf(lines[j]) <= indent) {
-        // Continuation lines of the signature are indented deeper than the def; a line at the def's
-        // indent ends the body.
-        break;
+    bool inSignature = true;
+    for (size_t j = i; j < to; ++j) {
+      const std::string& l = lines[j];
+      if (j > i && !inSignature && !blank(l) && indentOf(l) <= indent) break;
+      out += (inSignature && j > i) ? l : l.substr(std::min(indent, indentOf(l)));
+      out += "\n";
+      if (inSignature) {
+        size_t e = l.find_last_not_of(' ');
+        if (e != std::string::npos && l[e] == ':') inSignature = false;
       }
-      out += lines[j].substr(std::min(indent, indentOf(lines[j]))) + "\n";
     }
     return out;
   }
   return "";
 }
 
+/// `def forward(self: __torch__.M,` → `def forward(self,` (fn.code leaves `self` unannotated).
+std::string dropSelfAnnotation(std::string def) {
+  size_t open = def.find('(');
+  if (open == std::string::npos) return def;
+  size_t colon = def.find(':', open);
+  size_t stop = def.find_first_of(",)", open);
+  if (colon == std::string::npos || stop == std::string::npos || colon > stop) return def;
+  return def.substr(0, colon) + def.substr(stop);
+}
+
 }  // namespace
 
-std::shared_ptr<CompilationUnit> compileSourceFile(const std::string& path, const std::string& text);
+std::shared_ptr<CompilationUnit> compileSourceFile(const std::string& path, const std::string& text) {
+  auto cu = std::make_shared<CompilationUnit>();
+  auto source = std::make_shared<const Source>(text, path);
+  CompileOptions options;
+  compileSource(*cu, source, options);
+  // Compile every body now so errors surface before running (and no first-call cliff).
+  for (size_t i = 0; i < cu->functions().size(); ++i) {
+    GraphFunction* f = cu->functions()[i].get();
+    f->ensureDefined();
+    f->code();
+  }
+  return cu;
+}
 
 Program Program::open(const std::string& path) {
   Program p;
@@ -173,12 +199,7 @@ std::string Program::sourceOf(const Callable& c) const {
       out = extractDef(lines, i + 1, end, 2, name);
       break;
     }
-    // As fn.code prints it: `def forward(self,` without the self annotation.
-    size_t p = out.find("(self: ");
-    if (p != std::string::npos) {
-      size_t e = out.find_first_of(",)", p);
-      if (e != std::string::npos) out = out.substr(0, p + 5) + out.substr(e);
-    }
+    out = dropSelfAnnotation(out);
   } else {
     out = extractDef(lines, 0, lines.size(), 0, name);
   }

@@ -1,0 +1,136 @@
+// Archive import. See import_archive.h.
+#include "serialize/import_archive.h"
+
+#include <cctype>
+#include <unordered_set>
+
+#include "runtime/graph_function.h"
+#include "serialize/import_source.h"
+#include "serialize/unpickler.h"
+#include "serialize/zip_archive.h"
+
+namespace kindling {
+
+namespace {
+
+constexpr int64_t kMinVersion = 1, kMaxVersion = 10;
+
+int64_t readVersion(const ZipReader& zip) {
+  std::string rec = zip.hasRecord(".data/version") ? ".data/version" : "version";
+  if (!zip.hasRecord(rec)) {
+    if (zip.hasRecord("model.json"))
+      throw LoadError(fmt::format("'{}' is a legacy model.json archive (PyTorch <= 1.2), which is not supported yet", zip.path()));
+    throw LoadError(fmt::format("archive '{}' has no record 'version' (not a TorchScript archive?)", zip.path()));
+  }
+  std::string s = zip.readRecordString(rec);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+  int64_t v = 0;
+  bool ok = !s.empty() && s.size() <= 18;
+  for (char c : s) {
+    if (c < '0' || c > '9') { ok = false; break; }
+    v = v * 10 + (c - '0');
+  }
+  if (!ok) throw LoadError(fmt::format("archive '{}': malformed version record '{}'", zip.path(), s.substr(0, 40)));
+  if (v < kMinVersion || v > kMaxVersion)
+    throw LoadError(fmt::format("archive '{}' has file format version {}; Kindling supports versions {} to {}", zip.path(),
+                                v, kMinVersion, kMaxVersion));
+  if (v < 3 || zip.hasRecord("model.json"))
+    throw LoadError(fmt::format("'{}' is a legacy model.json archive (format version {}), which is not supported yet",
+                                zip.path(), v));
+  return v;
+}
+
+Unpickler::StorageLoader storageLoader(const ZipReader& zip, const std::string& folder) {
+  return [&zip, folder](const std::string& key, size_t nbytes) -> Storage {
+    std::string rec = folder + "/" + key;
+    size_t size = zip.recordSize(rec);
+    if (size < nbytes)
+      throw LoadError(fmt::format("archive '{}': record '{}' has {} bytes, the tensor needs {}", zip.path(), rec, size, nbytes));
+    return zip.readRecord(rec).storage();
+  };
+}
+
+/// Compiles every method of every class of objects reachable from `root` (each class once).
+void compileReachable(const IValue& root) {
+  std::unordered_set<const ClassType*> seenTypes;
+  std::unordered_set<const Object*> seenObjects;
+  std::vector<IValue> work{root};
+  while (!work.empty()) {
+    IValue v = std::move(work.back());
+    work.pop_back();
+    if (v.isObject()) {
+      const Object& o = v.toObjectRef();
+      if (!seenObjects.insert(&o).second) continue;
+      if (seenTypes.insert(o.type.get()).second) {
+        for (Function* f : o.type->methods()) {
+          if (auto* gf = dynamic_cast<GraphFunction*>(f)) {
+            gf->ensureDefined();
+            gf->code();
+          }
+        }
+      }
+      for (const IValue& s : o.slots) work.push_back(s);
+    } else if (v.isList()) {
+      for (const IValue& s : v.toListRef().elements) work.push_back(s);
+    } else if (v.isTuple()) {
+      for (const IValue& s : v.toTupleRef().elements) work.push_back(s);
+    } else if (v.isDict()) {
+      for (const auto& kv : v.toDictRef().items()) work.push_back(kv.second);
+    }
+  }
+}
+
+}  // namespace
+
+ImportedArchive importArchive(const std::string& path, const ImportOptions& options) {
+  // Shared: the importer reads code/ files lazily, possibly after this function returns.
+  auto zipPtr = std::make_shared<ZipReader>(path);
+  const ZipReader& zip = *zipPtr;
+  ImportedArchive out;
+  out.rootName = zip.rootName();
+  out.records = zip.records();
+  out.version = readVersion(zip);
+  if (!zip.hasRecord("data.pkl")) {
+    if (zip.hasRecord("bytecode.pkl"))
+      throw LoadError(fmt::format("'{}' is a mobile (lite interpreter) archive without data.pkl, which is not supported yet", path));
+    throw LoadError(fmt::format("archive '{}' has no record 'data.pkl'", path));
+  }
+  auto cu = std::make_shared<CompilationUnit>();
+
+  // constants.pkl first: the code refers to its tensors as CONSTANTS.c<N>. (It holds tensors only in
+  // archives written by PyTorch; classes there would be an unknown-class LoadError.)
+  if (zip.hasRecord("constants.pkl")) {
+    RecordBuffer buf = zip.readRecord("constants.pkl");
+    Unpickler u(buf.data(), buf.size(), "constants.pkl");
+    u.setStorageLoader(storageLoader(zip, "constants"));
+    IValue c = u.parse();
+    if (!c.isTuple()) throw LoadError(fmt::format("archive '{}': constants.pkl does not hold a tuple", path));
+    out.constants = c.toTupleRef().elements;
+  }
+
+  SourceImporter importer(
+      *cu,
+      [zipPtr](const std::string& rec) -> std::optional<std::string> {
+        if (!zipPtr->hasRecord(rec)) return std::nullopt;
+        return zipPtr->readRecordString(rec);
+      },
+      out.constants, static_cast<uint64_t>(out.version));
+  Unpickler::ClassResolver resolver = [&importer](const std::string& qualname) -> TypePtr {
+    return importer.loadType(qualname);
+  };
+
+  RecordBuffer buf = zip.readRecord("data.pkl");
+  Unpickler u(buf.data(), buf.size(), "data.pkl");
+  u.setClassResolver(resolver);
+  u.setStorageLoader(storageLoader(zip, "data"));
+  IValue root = u.parse();
+  if (!root.isObject())
+    throw LoadError(fmt::format("archive '{}': data.pkl holds a {}, not a module object", path, root.tagName()));
+  out.module = Module(cu, root.toObject());
+  if (options.compileEagerly) compileReachable(root);
+  return out;
+}
+
+Module loadArchive(const std::string& path) { return importArchive(path).module; }
+
+}  // namespace kindling

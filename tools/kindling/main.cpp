@@ -1,0 +1,280 @@
+// The `kindling` command line (DESIGN.md, "The command line"):
+//   kindling run     PROGRAM [--method NAME | --function NAME] [--input IN.pt] [--output OUT.pt] [--threads N]
+//   kindling graph   PROGRAM [--method NAME | --function NAME]
+//   kindling code    PROGRAM [--method NAME | --function NAME]
+//   kindling bench   PROGRAM --input IN.pt [--threads N] [--warmup W] [--iters K]
+//   kindling inspect ARCHIVE
+//   kindling save    PROGRAM -o OUT.pt
+//   kindling ops
+// Exit codes: 0 ok, 1 compile/load error, 2 runtime error raised by the program, 64 usage error.
+// Errors are printed to stderr as "error: <message>" (compile errors add TorchScript's source excerpt).
+#include <CLI/CLI.hpp>
+#include <time.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <new>
+#include <sstream>
+
+#include "api/api.h"
+#include "api/program.h"
+#include "ir/ir.h"
+#include "ops/registry.h"
+#include "runtime/graph_function.h"
+#include "serialize/import_archive.h"
+#include "serialize/torch_save.h"
+
+using namespace kindling;
+
+namespace {
+
+constexpr int kExitOk = 0, kExitLoad = 1, kExitRuntime = 2, kExitUsage = 64;
+
+double nowMs() {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+double cpuMs() {
+  timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+struct CommonOptions {
+  std::string program;
+  std::string method;
+  std::string function;
+  std::string input;
+  std::string output;
+  int threads = 0;
+  int warmup = 3;
+  int iters = 20;
+};
+
+std::vector<IValue> readInputs(const std::string& path) {
+  if (path.empty()) return {};
+  IValue v = loadTorchSave(path);
+  if (v.isTuple()) return v.toTupleRef().elements;
+  return {v};
+}
+
+void applyThreads(int n) {
+  if (n != 0) set_num_threads(n);
+}
+
+int cmdRun(const CommonOptions& o) {
+  applyThreads(o.threads);
+  double t0 = nowMs();
+  Program p = Program::open(o.program);
+  double t1 = nowMs();
+  std::vector<IValue> args = readInputs(o.input);
+  Callable c = p.select(o.method, o.function);
+  double t2 = nowMs();
+  IValue out = c.call(std::move(args));
+  double t3 = nowMs();
+  if (!o.output.empty()) {
+    saveTorchSave(out, o.output);
+  } else {
+    std::string s = out.str();
+    std::fwrite(s.data(), 1, s.size(), stdout);
+    std::fputc('\n', stdout);
+    std::fflush(stdout);
+  }
+  std::fprintf(stderr, "load: %.3f ms, run: %.3f ms\n", t1 - t0, t3 - t2);
+  return kExitOk;
+}
+
+int cmdGraph(const CommonOptions& o) {
+  Program p = Program::open(o.program);
+  Callable c = p.select(o.method, o.function);
+  std::string s = c.function->graph()->toString();
+  std::fwrite(s.data(), 1, s.size(), stdout);
+  if (s.empty() || s.back() != '\n') std::fputc('\n', stdout);
+  return kExitOk;
+}
+
+int cmdCode(const CommonOptions& o) {
+  Program p = Program::open(o.program);
+  Callable c = p.select(o.method, o.function);
+  std::string s = p.sourceOf(c);
+  std::fwrite(s.data(), 1, s.size(), stdout);
+  if (s.empty() || s.back() != '\n') std::fputc('\n', stdout);
+  return kExitOk;
+}
+
+int cmdBench(const CommonOptions& o) {
+  if (o.iters < 1) throw UsageError("--iters must be at least 1");
+  if (o.warmup < 0) throw UsageError("--warmup must be >= 0");
+  applyThreads(o.threads);
+  double t0 = nowMs();
+  Program p = Program::open(o.program);
+  Callable c = p.select(o.method, o.function);
+  double loadMs = nowMs() - t0;
+  std::vector<IValue> args = readInputs(o.input);
+  double f0 = nowMs();
+  c.call(args);
+  double firstMs = nowMs() - f0;
+  for (int i = 0; i < o.warmup; ++i) c.call(args);
+  std::vector<double> wall, cpu;
+  for (int i = 0; i < o.iters; ++i) {
+    double w = nowMs(), u = cpuMs();
+    c.call(args);
+    cpu.push_back(cpuMs() - u);
+    wall.push_back(nowMs() - w);
+  }
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  };
+  std::vector<double> sorted = wall;
+  std::sort(sorted.begin(), sorted.end());
+  double mean = 0;
+  for (double w : wall) mean += w;
+  mean /= wall.size();
+  std::printf("program=%s threads=%d warmup=%d iters=%d\n", o.program.c_str(), get_num_threads(), o.warmup, o.iters);
+  std::printf("load_ms=%.3f\n", loadMs);
+  std::printf("first_call_ms=%.3f\n", firstMs);
+  for (size_t i = 0; i < wall.size(); ++i) std::printf("iter %zu: %.3f ms (cpu %.3f ms)\n", i, wall[i], cpu[i]);
+  std::printf("min_ms=%.3f\n", sorted.front());
+  std::printf("mean_ms=%.3f\n", mean);
+  std::printf("p90_ms=%.3f\n", sorted[std::min(sorted.size() - 1, static_cast<size_t>(0.9 * sorted.size()))]);
+  std::printf("max_ms=%.3f\n", sorted.back());
+  std::printf("cpu_median_ms=%.3f\n", median(cpu));
+  std::printf("median_ms=%.4f\n", median(wall));
+  return kExitOk;
+}
+
+int cmdInspect(const CommonOptions& o) {
+  ImportOptions io;
+  ImportedArchive a = importArchive(o.program, io);
+  std::string s = describeArchive(a);
+  std::fwrite(s.data(), 1, s.size(), stdout);
+  return kExitOk;
+}
+
+int cmdSave(const CommonOptions& o) {
+  Program p = Program::open(o.program);  // surfaces compile/load errors first
+  throw LoadError("kindling save: writing archives is not implemented yet (archive export is issue 5)");
+}
+
+int cmdOps() {
+  for (const std::string& s : allSchemaStrings()) std::printf("%s\n", s.c_str());
+  return kExitOk;
+}
+
+std::string firstLine(const std::string& s) {
+  size_t nl = s.find('\n');
+  return nl == std::string::npos ? s : s.substr(0, nl);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"kindling: TorchScript without libtorch — run, inspect and benchmark TorchScript programs"};
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "Show help for all subcommands");
+  CommonOptions o;
+  std::string cmd;
+
+  auto addProgram = [&](CLI::App* sc, const char* what) {
+    sc->add_option("PROGRAM", o.program, what)->required();
+  };
+  auto addSelect = [&](CLI::App* sc) {
+    auto* m = sc->add_option("--method", o.method, "method of the archive's root module (default: forward)");
+    auto* f = sc->add_option("--function", o.function, "free function to use (source programs, or archive functions)");
+    m->excludes(f);
+    f->excludes(m);
+  };
+  const char* progHelp = "archive written by torch.jit.save (or Kindling), or a TorchScript source file (.py)";
+
+  CLI::App* run = app.add_subcommand("run", "run a method or function and print (or save) its result");
+  addProgram(run, progHelp);
+  addSelect(run);
+  run->add_option("--input", o.input, "torch.save'd tuple of positional arguments (a non-tuple value is one argument)");
+  run->add_option("--output", o.output, "write the result here in torch.save format (else print it)");
+  run->add_option("--threads", o.threads, "intra-op threads")->check(CLI::PositiveNumber);
+
+  CLI::App* graph = app.add_subcommand("graph", "print the IR graph, as print(fn.graph)");
+  addProgram(graph, progHelp);
+  addSelect(graph);
+
+  CLI::App* code = app.add_subcommand("code", "print the code, as print(fn.code)");
+  addProgram(code, progHelp);
+  addSelect(code);
+
+  CLI::App* bench = app.add_subcommand("bench", "time repeated calls; the last line is median_ms=<float>");
+  addProgram(bench, progHelp);
+  addSelect(bench);
+  bench->add_option("--input", o.input, "torch.save'd tuple of positional arguments")->required();
+  bench->add_option("--threads", o.threads, "intra-op threads")->check(CLI::PositiveNumber);
+  bench->add_option("--warmup", o.warmup, "untimed calls after the first (default 3)")->check(CLI::NonNegativeNumber);
+  bench->add_option("--iters", o.iters, "timed calls (default 20)")->check(CLI::PositiveNumber);
+
+  CLI::App* inspect = app.add_subcommand("inspect", "list an archive's classes, methods, parameters and attributes");
+  addProgram(inspect, "archive written by torch.jit.save");
+
+  CLI::App* save = app.add_subcommand("save", "compile a source program, or re-save an archive");
+  addProgram(save, progHelp);
+  save->add_option("-o,--output", o.output, "archive to write")->required();
+
+  CLI::App* ops = app.add_subcommand("ops", "print every registered operator schema, one per line");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "error: %s\n", firstLine(e.what()).c_str());
+    std::fprintf(stderr, "%s", app.help().c_str());
+    return kExitUsage;
+  }
+
+  try {
+    if (run->parsed()) return cmdRun(o);
+    if (graph->parsed()) return cmdGraph(o);
+    if (code->parsed()) return cmdCode(o);
+    if (bench->parsed()) return cmdBench(o);
+    if (inspect->parsed()) return cmdInspect(o);
+    if (save->parsed()) return cmdSave(o);
+    if (ops->parsed()) return cmdOps();
+    std::fprintf(stderr, "error: no command given\n");
+    return kExitUsage;
+  } catch (const UsageError& e) {
+    std::fprintf(stderr, "error: %s\n", e.what());
+    return kExitUsage;
+  } catch (const CompileError& e) {
+    std::string msg = e.what();
+    while (!msg.empty() && msg.back() == '\n') msg.pop_back();
+    std::fprintf(stderr, "error: %s\n", msg.c_str());
+    return kExitLoad;
+  } catch (const LoadError& e) {
+    std::fprintf(stderr, "error: %s\n", firstLine(e.what()).c_str());
+    return kExitLoad;
+  } catch (const RuntimeError& e) {
+    std::string cls = e.pythonClass();
+    size_t dot = cls.rfind('.');
+    if (dot != std::string::npos) cls = cls.substr(dot + 1);
+    std::fprintf(stderr, "error: %s: %s\n", cls.c_str(), firstLine(e.message()).c_str());
+    if (!e.callStack.empty()) {
+      std::string frames;
+      for (const auto& f : e.callStack) frames += (frames.empty() ? "" : " -> ") + f;
+      std::fprintf(stderr, "  in TorchScript: %s\n", frames.c_str());
+    }
+    return kExitRuntime;
+  } catch (const Error& e) {
+    std::fprintf(stderr, "error: %s\n", firstLine(e.what()).c_str());
+    return kExitLoad;
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "error: out of memory\n");
+    return kExitRuntime;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "error: internal error: %s\n", firstLine(e.what()).c_str());
+    return kExitRuntime;
+  }
+}

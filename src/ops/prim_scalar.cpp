@@ -337,6 +337,29 @@ void roundToZeroFloorDiv(Stack& s) {
   push(s, b == -1 ? wrapSub(0, a) : a / b);
 }
 
+// ---- hash(x): c10's IValue hash (std::hash for str/float, identity for int/bool, boost-style combine
+// for tuples, identity of the object for tensors), so values match PyTorch's ----
+
+uint64_t hashCombine(uint64_t seed, uint64_t v) { return seed ^ (v + 0x9e3779b9ULL + (seed << 6) + (seed >> 2)); }
+uint64_t c10Hash(const IValue& v) {
+  switch (v.tag()) {
+    case IValue::Tag::None: return 0;
+    case IValue::Tag::Bool: return v.toBool() ? 1 : 0;
+    case IValue::Tag::Int: return static_cast<uint64_t>(v.toInt());
+    case IValue::Tag::Double: return std::hash<double>()(v.toDouble());
+    case IValue::Tag::String: return std::hash<std::string>()(v.toStringRef());
+    case IValue::Tag::Tuple: {
+      uint64_t seed = 0;
+      for (const auto& e : v.toTupleRef().elements) seed = hashCombine(seed, c10Hash(e));
+      return seed;
+    }
+    case IValue::Tag::Tensor: return std::hash<const void*>()(v.rawPtr());
+    default:
+      throw RuntimeError(fmt::format("Can't hash IValues with tag '{}'", v.tagName()));
+  }
+}
+void hashOp(Stack& s) { push(s, static_cast<int64_t>(c10Hash(pop(s)))); }
+
 // ---- Enum members (class Color(Enum): RED = 1) ----
 
 void enumName(Stack& s) { push(s, pop(s).toEnum()->name); }
@@ -505,6 +528,7 @@ void registerPrimScalarOps(OperatorRegistry& r) {
   r.add("aten::__is__(t1 self, t2 obj) -> bool", isOp);
   r.add("aten::__isnot__(t1 self, t2 obj) -> bool", isNotOp);
 
+  r.add("aten::hash.generic(t value) -> int", hashOp);
   r.add("prim::EnumName(AnyEnumType enum) -> str", enumName);
   r.add("prim::EnumValue.int(AnyEnumType enum) -> int", enumValue);
   r.add("prim::EnumValue.float(AnyEnumType enum) -> float", enumValue);

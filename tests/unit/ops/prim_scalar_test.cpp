@@ -156,3 +156,13 @@ TEST(PrimScalar, Enums) {
   EXPECT_TRUE(callOp("aten::eq.enum", {red, red2}).toBool());
   EXPECT_TRUE(callOp("aten::ne.enum", {red, green}).toBool());
 }
+
+TEST(PrimScalar, Hash) {
+  // hash('abc'), hash(1.5), hash(-3), hash(True), hash((-3, 'abc')), hash((1, 2)) in TorchScript
+  EXPECT_EQ(callOp("aten::hash.generic", {IValue("abc")}).toInt(), 3663726644998027833);
+  EXPECT_EQ(callOp("aten::hash.generic", {1.5}).toInt(), 4982507072649106663);
+  EXPECT_EQ(callOp("aten::hash.generic", {int64_t(-3)}).toInt(), -3);
+  EXPECT_EQ(callOp("aten::hash.generic", {true}).toInt(), 1);
+  EXPECT_EQ(callOp("aten::hash.generic", {makeTuple({int64_t(-3), IValue("abc")})}).toInt(), 3663726820850009705);
+  EXPECT_EQ(callOp("aten::hash.generic", {makeTuple({int64_t(1), int64_t(2)})}).toInt(), 175247769363);
+}

@@ -275,8 +275,9 @@ void floatFromStr(Stack& s) {
   std::string str = pop(s).toStringRef();
   const char* b = str.c_str();
   char* end = nullptr;
+  errno = 0;
   double v = std::strtod(b, &end);
-  if (end == b) throw RuntimeError("stod");
+  if (end == b || errno == ERANGE) throw RuntimeError("stod");  // std::stod: also out of range
   if (static_cast<size_t>(end - b) != str.size())
     throw RuntimeError(fmt::format("could not convert string to float: '{}'", str));
   push(s, v);

@@ -123,6 +123,9 @@ TEST(PrimScalar, Conversions) {
   EXPECT_TRUE(std::isinf(callOp("aten::Float.str", {IValue("inf")}).toDouble()));
   EXPECT_EQ(errorOf("aten::Float.str", {IValue("1.5x")}), "could not convert string to float: '1.5x'");
   EXPECT_EQ(errorOf("aten::Float.str", {IValue("abc")}), "stod");
+  EXPECT_EQ(errorOf("aten::Float.str", {IValue("1e999")}), "stod");   // float("1e999") in TorchScript
+  EXPECT_EQ(errorOf("aten::Float.str", {IValue("1e-400")}), "stod");
+  EXPECT_DOUBLE_EQ(callOp("aten::Float.str", {IValue("0x1p3")}).toDouble(), 8.0);
   EXPECT_DOUBLE_EQ(callOp("aten::Float.int", {int64_t(3)}).toDouble(), 3.0);
   EXPECT_TRUE(callOp("aten::Bool.float", {0.5}).toBool());
   EXPECT_FALSE(callOp("aten::Bool.int", {int64_t(0)}).toBool());

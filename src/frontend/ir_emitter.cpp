@@ -146,7 +146,6 @@ void assignedNames(const StmtList& stmts, std::set<std::string>& out) {
         for (auto& i : s->as<WithStmt>().items) collectTargetNames(i.target, out);
         assignedNames(s->as<WithStmt>().body, out);
         break;
-      case StmtKind::Break: out.insert("$did_break"); break;
       default: break;
     }
   }
@@ -512,7 +511,7 @@ FunctionEmitter::BlockExit FunctionEmitter::emitStatements(const StmtList& stmts
     }
     if (consumedRest) return ex;
     StmtKind k = stmts[i]->kind;
-    if (k == StmtKind::Continue || k == StmtKind::Break) return ex;
+    if (k == StmtKind::Continue || k == StmtKind::Break || k == StmtKind::Return) return ex;
   }
   return ex;
 }
@@ -552,9 +551,35 @@ FunctionEmitter::BlockExit FunctionEmitter::emitStatement(const StmtPtr& s, cons
       }
       return emitIf(is);
     }
-    case StmtKind::For: emitFor(s->as<ForStmt>()); return ex;
-    case StmtKind::While: emitWhile(s->as<WhileStmt>()); return ex;
+    case StmtKind::For:
+    case StmtKind::While: {
+      const StmtList& body = s->kind == StmtKind::For ? s->as<ForStmt>().body : s->as<WhileStmt>().body;
+      if (s->kind == StmtKind::For) emitFor(s->as<ForStmt>());
+      else emitWhile(s->as<WhileStmt>());
+      if (!containsReturn(body)) return ex;
+      // a return inside the loop: `if $did_return: return $loop_return` else the rest of the block
+      StmtList rest(stmts.begin() + static_cast<long>(index) + 1, stmts.end());
+      consumedRest = true;
+      auto test = std::make_shared<NameExpr>(s->range, "$did_return");
+      StmtList ret{std::make_shared<ReturnStmt>(s->range, std::make_shared<NameExpr>(s->range, "$loop_return"))};
+      return emitIf(IfStmt(s->range, test, ret, rest));
+    }
     case StmtKind::Return:
+      if (loopDepth_ > 0) {
+        // inside a loop: record the value, set the flags and leave the loop (like break)
+        auto& r = s->as<ReturnStmt>();
+        Value* v = r.value ? emitExpr(r.value, declaredReturn_) : insertConstant(IValue(), s->range);
+        v = tryConvertToType(s->range, graph_, declaredReturn_, v, true, *registry_);
+        if (!v->type()->isSubtypeOf(declaredReturn_))
+          throw CompileError("Return value was annotated as having type " + typeNameForMsg(declaredReturn_) +
+                                 " but is actually of type " + typeNameForMsg(v->type()),
+                             s->range);
+        env_->table["$loop_return"] = std::make_shared<SimpleValue>(v);
+        env_->table["$did_return"] = std::make_shared<SimpleValue>(insertConstant(IValue(true), s->range));
+        env_->table["$did_break" + std::to_string(loopDepth_)] =
+            std::make_shared<SimpleValue>(insertConstant(IValue(true), s->range));
+        return ex;
+      }
       emitReturn(s->as<ReturnStmt>());
       ex.exits = true;
       ex.returns = true;
@@ -571,7 +596,7 @@ FunctionEmitter::BlockExit FunctionEmitter::emitStatement(const StmtPtr& s, cons
     case StmtKind::Break: {
       if (loopDepth_ == 0) throw CompileError("'break' outside loop", s->range);
       Value* t = insertConstant(IValue(true), s->range);
-      env_->table["$did_break"] = std::make_shared<SimpleValue>(t);
+      env_->table["$did_break" + std::to_string(loopDepth_)] = std::make_shared<SimpleValue>(t);
       return ex;
     }
     case StmtKind::Delete: emitDelete(s->as<DeleteStmt>()); return ex;
@@ -965,12 +990,28 @@ FunctionEmitter::BlockExit FunctionEmitter::emitIfBranches(const CondValue& cond
 void FunctionEmitter::emitLoop(const SourceRange& loc, Value* maxTrip, const ExprPtr& whileCond,
                                const std::function<void(Value* index)>& bindTargets, const StmtList& body,
                                const std::vector<std::string>& extraAssigned) {
-  if (containsReturn(body)) throw CompileError("return statements inside loops are not supported yet", loc);
   std::set<std::string> assigned;
   assignedNames(body, assigned);
   for (auto& x : extraAssigned) assigned.insert(x);
-  bool hasBreak = containsBreak(body);
-  if (hasBreak) env_->table["$did_break"] = std::make_shared<SimpleValue>(insertConstant(IValue(false), loc));
+  bool hasReturn = containsReturn(body);
+  if (hasReturn) {
+    if (!declaredReturn_)
+      throw CompileError("return statements inside loops need the function's return type to be annotated", loc);
+    if (!env_->findQuiet("$loop_return")) {
+      Node* u = graph_.insert(prim::Uninitialized, {}, 1);
+      u->output()->setType(declaredReturn_);
+      env_->table["$loop_return"] = std::make_shared<SimpleValue>(u->output());
+      env_->table["$did_return"] = std::make_shared<SimpleValue>(insertConstant(IValue(false), loc));
+    }
+    assigned.insert("$loop_return");
+    assigned.insert("$did_return");
+  }
+  bool hasBreak = containsBreak(body) || hasReturn;
+  const std::string breakFlag = "$did_break" + std::to_string(loopDepth_ + 1);
+  if (hasBreak) {
+    env_->table[breakFlag] = std::make_shared<SimpleValue>(insertConstant(IValue(false), loc));
+    assigned.insert(breakFlag);
+  }
   std::vector<std::string> carried;
   std::vector<Value*> initial;
   for (const std::string& name : assigned) {
@@ -1006,7 +1047,7 @@ void FunctionEmitter::emitLoop(const SourceRange& loc, Value* maxTrip, const Exp
     Value* cont;
     if (whileCond) {
       if (hasBreak) {
-        Value* brk = env_->find("$did_break", loc)->asValue(loc, *this);
+        Value* brk = env_->find(breakFlag, loc)->asValue(loc, *this);
         Node* i = graph_.insert(prim::If, {brk}, 1);
         i->output()->setType(BoolType());
         Block* t = i->addBlock();
@@ -1024,7 +1065,7 @@ void FunctionEmitter::emitLoop(const SourceRange& loc, Value* maxTrip, const Exp
         cont = emitToBool(whileCond->range, emitCondExpr(whileCond).value);
       }
     } else if (hasBreak) {
-      Value* brk = env_->find("$did_break", loc)->asValue(loc, *this);
+      Value* brk = env_->find(breakFlag, loc)->asValue(loc, *this);
       cont = builtinCallValue(loc, "aten::__not__", {NamedValue(loc, brk)});
     } else {
       cont = insertConstant(IValue(true), loc);
@@ -1052,8 +1093,8 @@ void FunctionEmitter::emitLoop(const SourceRange& loc, Value* maxTrip, const Exp
 SugaredValuePtr FunctionEmitter::iterableOf(const SourceRange& loc, const SugaredValuePtr& v) { return v; }
 
 void FunctionEmitter::emitUnrolledFor(const ForStmt& s, const std::vector<SugaredValuePtr>& elems) {
-  if (containsBreak(s.body) || terminates(s.body) & TermContinue)
-    throw CompileError("break and continue are not supported in loops over tuples or module lists", s.range);
+  if (containsBreak(s.body) || (terminates(s.body) & TermContinue) || containsReturn(s.body))
+    throw CompileError("break, continue and return are not supported in loops over tuples or module lists", s.range);
   for (auto& e : elems) {
     emitAssignTarget(s.target, e, s.range, nullptr);
     emitStatements(s.body);

@@ -324,3 +324,20 @@ TEST(IrEmitter, UserClassAttributesFromInit) {
   EXPECT_TRUE(contains(add, "aten::append(")) << add;
   EXPECT_TRUE(contains(add, "prim::SetAttr[name=\"count\"](%self,")) << add;
 }
+
+TEST(IrEmitter, ReturnInsideLoops) {
+  auto c = compile(
+      "from typing import List\n"
+      "def find(l: List[int], x: int) -> int:\n"
+      "    for i in range(len(l)):\n"
+      "        if l[i] == x:\n"
+      "            return i\n"
+      "    return -1\n");
+  std::string g = c->graph("find");
+  // the loop carries the return value and flags; after it, `if did_return: return value else: -1`
+  EXPECT_TRUE(contains(g, "int = prim::Uninitialized()")) << g;
+  EXPECT_TRUE(contains(g, "aten::__not__")) << g;
+  EXPECT_TRUE(contains(g, "int, %")) << g;
+  std::string e = compileError("def f(n: int):\n    for i in range(n):\n        return i\n    return 0\n");
+  EXPECT_TRUE(contains(e, "return statements inside loops need the function's return type to be annotated")) << e;
+}

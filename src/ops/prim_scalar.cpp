@@ -109,8 +109,9 @@ struct SubOp { static int64_t i(int64_t a, int64_t b) { return wrapSub(a, b); } 
 struct MulOp { static int64_t i(int64_t a, int64_t b) { return wrapMul(a, b); } static double d(double a, double b) { return a * b; } };
 struct FloorDivOp { static int64_t i(int64_t a, int64_t b) { return intFloorDiv(a, b); } static double d(double a, double b) { return std::floor(a / b); } };
 struct RemainderOp { static int64_t i(int64_t a, int64_t b) { return intMod(a, b); } static double d(double a, double b) { return floatMod(a, b); } };
-struct MinOp { static int64_t i(int64_t a, int64_t b) { return a < b ? a : b; } static double d(double a, double b) { return std::isnan(a) ? a : (b < a || std::isnan(b) ? b : a); } };
-struct MaxOp { static int64_t i(int64_t a, int64_t b) { return a > b ? a : b; } static double d(double a, double b) { return std::isnan(a) ? a : (b > a || std::isnan(b) ? b : a); } };
+// As PyTorch: a < b ? a : b (so min(nan, 1.) is 1. and min(1., nan) is nan; min(0., -0.) is -0.).
+struct MinOp { static int64_t i(int64_t a, int64_t b) { return a < b ? a : b; } static double d(double a, double b) { return a < b ? a : b; } };
+struct MaxOp { static int64_t i(int64_t a, int64_t b) { return a > b ? a : b; } static double d(double a, double b) { return a > b ? a : b; } };
 
 /// Binary ops whose result is always a float.
 template <double (*F)(double, double)>
@@ -157,11 +158,13 @@ double angleF(double a) { return a < 0 ? M_PI : (std::isnan(a) ? a : 0.0); }
 double roundF(double a) { return std::nearbyint(a); }  // half to even, as Python's round()
 
 template <double (*F)(double)>
-void floatToIntRounding(Stack& s) {  // floor / ceil: int stays int, float → int (checked)
+void floatToIntRounding(Stack& s) {  // floor / ceil of a float → int (checked)
   IValue a = pop(s);
   if (isIntLike(a)) push(s, asInt(a));
   else push(s, checkedToInt(F(a.toDouble())));
 }
+/// aten::floor.int: PyTorch 1.13 goes through double (so floor(2**63 - 1) gives INT64_MIN); ceil.int does not.
+void floorInt(Stack& s) { push(s, truncToInt(std::floor(static_cast<double>(pop(s).toInt())))); }
 double floorF(double a) { return std::floor(a); }
 double ceilF(double a) { return std::ceil(a); }
 
@@ -184,6 +187,10 @@ void isinfOp(Stack& s) { push(s, std::isinf(pop(s).toDouble())); }
 void isfiniteOp(Stack& s) { push(s, static_cast<bool>(std::isfinite(pop(s).toDouble()))); }
 void factorialOp(Stack& s) {
   int64_t n = pop(s).toInt();
+  if (n == std::numeric_limits<int64_t>::min()) {  // PyTorch 1.13 returns 1 here (checked)
+    push(s, int64_t(1));
+    return;
+  }
   KD_CHECK(n >= 0, "factorial() not defined for negative values");
   int64_t r = 1;
   for (int64_t i = 2; i <= n; ++i) r = wrapMul(r, i);
@@ -478,7 +485,7 @@ void registerPrimScalarOps(OperatorRegistry& r) {
   unary("radians", unaryFloat<radiansF>);
   unary("angle", unaryFloat<angleF>);
   unary("round", unaryFloat<roundF>);
-  r.add("aten::floor.int(int a) -> int", floatToIntRounding<floorF>);
+  r.add("aten::floor.int(int a) -> int", floorInt);
   r.add("aten::floor.float(float a) -> int", floatToIntRounding<floorF>);
   r.add("aten::floor.Scalar(Scalar a) -> Scalar", floatToIntRounding<floorF>);
   r.add("aten::ceil.int(int a) -> int", floatToIntRounding<ceilF>);

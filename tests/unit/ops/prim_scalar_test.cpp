@@ -218,3 +218,49 @@ TEST(PrimScalar, MatchesTorchScriptArithmeticTable) {
   EXPECT_EQ(n, 8708u);
   EXPECT_EQ(bad, 0u);
 }
+
+// data/ops/scalar_math_cases.txt: "<overload> <nargs> (<type> <value>)* <result>" from PyTorch 1.13.
+TEST(PrimScalar, MatchesTorchScriptMathTable) {
+  std::ifstream f(std::string(KINDLING_TEST_DATA_DIR) + "/ops/scalar_math_cases.txt");
+  ASSERT_TRUE(f.good());
+  std::string line;
+  size_t n = 0, bad = 0;
+  while (std::getline(f, line)) {
+    std::istringstream is(line);
+    std::string op;
+    int nargs = 0;
+    is >> op >> nargs;
+    Stack s;
+    for (int i = 0; i < nargs; ++i) {
+      std::string t, v;
+      is >> t >> v;
+      if (t == "int") s.emplace_back(static_cast<int64_t>(std::stoll(v)));
+      else s.emplace_back(std::strtod(v.c_str(), nullptr));
+    }
+    std::string expected;
+    std::getline(is, expected);
+    expected.erase(0, expected.find_first_not_of(' '));
+    const Operator* o = OperatorRegistry::global().find(op);
+    ASSERT_NE(o, nullptr) << line;
+    std::string got;
+    try {
+      o->fn(s);
+      const IValue& r = s.back();
+      if (r.isBool()) got = std::string("bool:") + (r.toBool() ? "1" : "0");
+      else if (r.isInt()) got = "int:" + std::to_string(r.toInt());
+      else got = "float:" + std::to_string(r.toDouble());
+      if (r.isDouble() && expected.rfind("float:", 0) == 0) {
+        double e = std::strtod(expected.c_str() + 6, nullptr);
+        double g = r.toDouble();
+        bool same = (std::isnan(e) && std::isnan(g)) || (e == g && std::signbit(e) == std::signbit(g));
+        if (same) got = expected;
+      }
+    } catch (const RuntimeError& e) {
+      got = "error:" + e.message();
+    }
+    ++n;
+    if (got != expected && ++bad <= 30) ADD_FAILURE() << line << "\n  kindling: " << got;
+  }
+  EXPECT_EQ(n, 7392u);
+  EXPECT_EQ(bad, 0u);
+}

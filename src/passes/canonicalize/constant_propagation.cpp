@@ -207,6 +207,13 @@ void propagateBlock(Graph& g, Block* b) {
       continue;
     }
     if (tryFoldIsNone(g, n)) continue;
+    // prim::unchecked_cast to a type the input already has is a no-op (lets list constants fold).
+    if (k == prim::unchecked_cast && n->inputs().size() == 1 && n->outputs().size() == 1 && n->input(0)->type() &&
+        n->output()->type() && n->input(0)->type()->isSubtypeOf(n->output()->type())) {
+      n->output()->replaceAllUsesWith(n->input(0));
+      n->destroy();
+      continue;
+    }
     if (!allInputsConstant(n)) continue;
     if (n->op()) {
       tryFoldOperator(g, n);

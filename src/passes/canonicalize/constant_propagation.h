@@ -7,7 +7,9 @@
 //   - prim::ListConstruct of constants becomes a list constant when every use passes it to an operator
 //     argument without alias annotation (e.g. conv2d's `int[2] stride`), which cannot mutate or keep it;
 //   - prim::TupleConstruct / TupleIndex / TupleUnpack / __is__ / __isnot__ / __not__ on constants fold;
-//   - prim::If with a constant condition is replaced by the taken branch.
+//   - prim::If with a constant condition is replaced by the taken branch;
+//   - prim::unchecked_cast to a type its input already has is removed;
+//   - `x is None` / `x is not None` fold when x is a constant or its type excludes None.
 // Kernels that throw at compile time are left to throw at run time.
 #pragma once
 #include "ir/ir.h"

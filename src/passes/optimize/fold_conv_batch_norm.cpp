@@ -40,7 +40,16 @@ bool foldOne(Graph& g, Node* bn) {
   if (bn->kind() != kBatchNorm || !bn->schema() || bn->inputs().size() != 9) return false;
   Value* y = bn->input(0);
   Node* conv = y->node();
-  if (!isConv(conv) || y->uses().size() != 1) return false;
+  if (!isConv(conv)) return false;
+  // Other uses may only read metadata (BatchNorm's _check_input_dim calls input.dim()): the folded conv
+  // output has the same shape, dtype and device.
+  static const Symbol kDim = Symbol::fromQualString("aten::dim");
+  static const Symbol kSize = Symbol::fromQualString("aten::size");
+  for (const Use& u : y->uses()) {
+    if (u.user == bn) continue;
+    Symbol k = u.user->kind();
+    if (k != kDim && k != kSize && k != prim::dtype && k != prim::device) return false;
+  }
   auto training = constantOf(bn->input(5));
   auto eps = constantOf(bn->input(7));
   auto gamma = constantOf(bn->input(1)), beta = constantOf(bn->input(2));

@@ -6,7 +6,8 @@
 //   b' = (b - running_mean) * scale + beta       (b, beta = 0 when None)
 // computed in double and stored in the weight's dtype (float32/float64). The original tensors are not
 // modified. Handles aten::conv1d/conv2d/conv3d (int[] padding overloads) and aten::_convolution with
-// transposed=False.
+// transposed=False. Besides the batch_norm, the conv output may only be used by metadata reads (aten::dim,
+// aten::size, prim::dtype, prim::device — BatchNorm's _check_input_dim calls input.dim()).
 #pragma once
 #include "ir/ir.h"
 

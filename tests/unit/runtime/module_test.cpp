@@ -7,7 +7,9 @@
 #include <cmath>
 
 #include "ir/irparser.h"
+#include "passes/optimize/fuse_conv_activation.h"
 #include "runtime/graph_function.h"
+#include "runtime/interpreter.h"
 #include "tensor/tensor.h"
 
 namespace kindling {
@@ -127,6 +129,59 @@ TEST(ModuleTest, NamedParametersBuffersChildren) {
   auto children = m.namedChildren();
   ASSERT_EQ(children.size(), 1u);
   EXPECT_EQ(children[0].first, "sub");
+}
+
+}  // namespace
+}  // namespace kindling
+
+namespace kindling {
+namespace {
+
+// Conv + residual add + relu / hardtanh fusion: same numbers as the separate ops.
+TEST(ModuleTest, ConvActivationFusionKeepsResults) {
+  const char* ir = R"IR(graph(%x : Tensor, %w : Tensor, %b : Tensor, %w2 : Tensor, %r : Tensor):
+  %one : int = prim::Constant[value=1]()
+  %zero : float = prim::Constant[value=0.]()
+  %six : float = prim::Constant[value=6.]()
+  %s : int[] = prim::ListConstruct(%one, %one)
+  %y : Tensor = aten::conv2d(%x, %w, %b, %s, %s, %s, %one)
+  %d : int = aten::dim(%y)
+  %y2 : Tensor = aten::relu_(%y)
+  %z : Tensor = aten::conv2d(%y2, %w2, %b, %s, %s, %s, %one)
+  %z2 : Tensor = aten::add_(%z, %r, %one)
+  %z3 : Tensor = aten::relu(%z2)
+  %u : Tensor = aten::conv2d(%z3, %w2, %b, %s, %s, %s, %one)
+  %u2 : Tensor = aten::hardtanh(%u, %zero, %six)
+  %out : (Tensor, int) = prim::TupleConstruct(%u2, %d)
+  return (%out)
+)IR";
+  auto g = parseIR(ir);
+  auto fusedGraph = g->copy();
+  EXPECT_EQ(fuseConvActivation(*fusedGraph), 3u);
+  std::string text = fusedGraph->toString();
+  EXPECT_EQ(text.find("aten::conv2d"), std::string::npos) << text;
+  EXPECT_EQ(text.find("relu"), std::string::npos) << text;
+  EXPECT_NE(text.find("kindling::conv_fused"), std::string::npos) << text;
+  Code plain(g, "plain"), fused(fusedGraph, "fused");
+  std::vector<IValue> args{IValue(pseudoRandom({1, 4, 6, 6}, 11, -1, 1)), IValue(pseudoRandom({4, 4, 3, 3}, 12, -0.5, 0.5)),
+                           IValue(pseudoRandom({4}, 13, -0.5, 0.5)), IValue(pseudoRandom({4, 4, 3, 3}, 14, -0.5, 0.5)),
+                           IValue(pseudoRandom({1, 4, 6, 6}, 15, -1, 1))};
+  Stack s1(args.begin(), args.end()), s2(args.begin(), args.end());
+  plain.run(s1);
+  fused.run(s2);
+  Tensor a = s1.at(0).toTupleRef().elements[0].toTensor(), b = s2.at(0).toTupleRef().elements[0].toTensor();
+  EXPECT_EQ(s2.at(0).toTupleRef().elements[1].toInt(), 4);
+  ASSERT_EQ(a.sizes(), b.sizes());
+  for (int64_t i = 0; i < a.numel(); ++i) EXPECT_NEAR(a.doubleAt(i), b.doubleAt(i), 1e-5);
+  // A residual that broadcasts runs the unfused fallback.
+  Stack s3(args.begin(), args.end());
+  s3[4] = IValue(pseudoRandom({1, 4, 1, 6}, 16, -1, 1));
+  Stack s4 = s3;
+  plain.run(s3);
+  fused.run(s4);
+  a = s3.at(0).toTupleRef().elements[0].toTensor();
+  b = s4.at(0).toTupleRef().elements[0].toTensor();
+  for (int64_t i = 0; i < a.numel(); ++i) EXPECT_NEAR(a.doubleAt(i), b.doubleAt(i), 1e-5);
 }
 
 }  // namespace

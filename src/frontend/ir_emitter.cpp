@@ -1628,14 +1628,17 @@ SugaredValuePtr FunctionEmitter::emitIsInstance(const CallExpr& c, CondValue* co
   else if (vt->kind() == TypeKind::Any) possible = candidates;
   else possible = {vt};
   bool maybe = false;
-  std::vector<TypePtr> refinedParts;
-  for (auto& p : possible)
+  std::vector<TypePtr> refinedParts, otherParts;
+  for (auto& p : possible) {
+    bool hit = false;
     for (auto& t : candidates)
       if (matches(p, t) || (vt->kind() == TypeKind::Any)) {
-        maybe = true;
+        maybe = hit = true;
         refinedParts.push_back(vt->kind() == TypeKind::Any ? t : p);
         break;
       }
+    if (!hit) otherParts.push_back(p);
+  }
   std::string varName = c.args[0]->kind == ExprKind::Name ? c.args[0]->as<NameExpr>().id : "";
   if (always) {
     cond->staticValue = true;
@@ -1649,10 +1652,15 @@ SugaredValuePtr FunctionEmitter::emitIsInstance(const CallExpr& c, CondValue* co
     n->setSourceRange(loc);
     n->output()->setType(BoolType());
     cond->value = n->output();
-    if (!varName.empty() && !refinedParts.empty()) {
-      TypePtr refined = refinedParts.size() == 1 ? refinedParts[0] : UnionType::create(refinedParts);
-      cond->trueRefs.push_back({varName, refined});
-    }
+    auto join = [](const std::vector<TypePtr>& parts) -> TypePtr {
+      if (parts.size() == 1) return parts[0];
+      if (parts.size() == 2 && (parts[0]->kind() == TypeKind::None || parts[1]->kind() == TypeKind::None))
+        return OptionalType::create(parts[0]->kind() == TypeKind::None ? parts[1] : parts[0]);
+      return UnionType::create(parts);
+    };
+    if (!varName.empty() && !refinedParts.empty()) cond->trueRefs.push_back({varName, join(refinedParts)});
+    if (!varName.empty() && !otherParts.empty() && vt->kind() != TypeKind::Any)
+      cond->falseRefs.push_back({varName, join(otherParts)});
   }
   return std::make_shared<SimpleValue>(cond->value);
 }
@@ -1880,6 +1888,21 @@ Value* FunctionEmitter::emitBinOp(const SourceRange& loc, BinOpKind op, Value* l
     for (auto& [k, m] : magic)
       if (k == op && ct->findMethod(m))
         return callMethod(loc, lhs, m, {NamedValue(rloc, rhs)}, {})->asValue(loc, *this);
+  }
+  // "fmt" % args → aten::percentFormat(fmt, *args)
+  if (op == BinOpKind::Mod && lhs->type()->kind() == TypeKind::Str) {
+    std::vector<NamedValue> args{NamedValue(lloc, lhs)};
+    if (auto* tt = rhs->type()->cast<TupleType>()) {
+      Node* un = graph_.insert(prim::TupleUnpack, {rhs}, tt->elements().size());
+      un->setSourceRange(rloc);
+      for (size_t i = 0; i < tt->elements().size(); ++i) {
+        un->output(i)->setType(tt->elements()[i]);
+        args.emplace_back(rloc, un->output(i));
+      }
+    } else {
+      args.emplace_back(rloc, rhs);
+    }
+    return builtinCallValue(loc, "aten::percentFormat", args);
   }
   // number (op) Tensor: PyTorch's builtin functions reorder these (e.g. 2 * x → x * 2)
   bool lNum = lhs->type()->kind() == TypeKind::Int || lhs->type()->kind() == TypeKind::Float ||

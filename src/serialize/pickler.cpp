@@ -221,6 +221,16 @@ void Pickler::push(const IValue& v, size_t depth) {
       op(BUILD);
       return;
     }
+    case IValue::Tag::Enum: {
+      // As libtorch: GLOBAL <enum class>, <value>, REDUCE.
+      const EnumHolder& e = *v.toEnum();
+      const std::string& q = e.type->qualName();
+      size_t dot = q.rfind('.');
+      pushGlobal(dot == std::string::npos ? q : q.substr(0, dot), dot == std::string::npos ? q : q.substr(dot + 1));
+      push(e.value, depth + 1);
+      op(REDUCE);
+      return;
+    }
     default:
       throw Error(fmt::format("cannot pickle a value of type {}", v.tagName()));
   }

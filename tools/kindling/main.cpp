@@ -24,6 +24,7 @@
 #include "ir/ir.h"
 #include "ops/registry.h"
 #include "runtime/graph_function.h"
+#include "serialize/export_archive.h"
 #include "serialize/import_archive.h"
 #include "serialize/torch_save.h"
 
@@ -158,7 +159,11 @@ int cmdInspect(const CommonOptions& o) {
 
 int cmdSave(const CommonOptions& o) {
   Program p = Program::open(o.program);  // surfaces compile/load errors first
-  throw LoadError("kindling save: writing archives is not implemented yet (archive export is issue 5)");
+  if (!p.isArchive())
+    throw LoadError("kindling save: writing archives for source programs is not implemented yet (needs the code "
+                    "printer, issue 5); re-saving archives works");
+  resaveArchive(p.archive(), o.program, o.output);
+  return kExitOk;
 }
 
 int cmdOps() {

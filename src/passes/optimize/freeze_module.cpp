@@ -87,6 +87,8 @@ struct Freezer {
           int slot = o.type->findAttributeSlot(n->s("name"));
           if (slot >= 0 && o.slots[slot].isObject()) objects[n->output()] = o.slots[slot];
         }
+      } else if (n->kind() == prim::CallMethod || n->kind() == prim::CallFunction || n->kind() == prim::fork) {
+        untracedWrite = true;  // a call that was not inlined may write any attribute
       } else if (n->kind() == prim::SetAttr) {
         auto it = objects.find(n->input(0));
         if (it == objects.end()) {

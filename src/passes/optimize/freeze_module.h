@@ -3,8 +3,9 @@
 // with constants, so later passes can fold conv + batch_norm, drop `if self.training:` branches, etc.
 //
 // Only attributes that the graph cannot change are frozen:
-//   - an attribute written by any prim::SetAttr in the graph stays an attribute (all attributes stay when a
-//     SetAttr writes an object that cannot be traced to `self`);
+//   - an attribute written by any prim::SetAttr in the graph stays an attribute (nothing is frozen when a
+//     SetAttr writes an object that cannot be traced to `self`, or when a call was not inlined — e.g. a
+//     method called through an interface — since it may write anything);
 //   - tensors and lists stay attributes when some use may mutate them (an operator argument annotated
 //     as written, e.g. `Tensor(a!)`, directly or through views and containers), or when they flow into a
 //     call that was not inlined;

@@ -58,7 +58,18 @@ class Lexer {
         }
         if (p >= s_.size()) { pos_ = p; break; }
         if (s_[p] == '\n' || s_[p] == '\r' || s_[p] == '#') {
+          size_t cstart = p;
           while (p < s_.size() && s_[p] != '\n') ++p;
+          if (s_[cstart] == '#') {
+            // `# type: (...) -> ...` on the first line of a def body belongs to the def
+            std::string comment = s_.substr(cstart + 1, p - cstart - 1);
+            size_t k = comment.find_first_not_of(" \t");
+            size_t n = toks_.size();
+            if (k != std::string::npos && comment.compare(k, 5, "type:") == 0 && n >= 2 &&
+                toks_[n - 1].kind == TokenKind::Newline && toks_[n - 1].sval.empty() &&
+                toks_[n - 2].kind == TokenKind::Op && toks_[n - 2].sval == ":")
+              toks_[n - 1].sval = comment.substr(k + 5);
+          }
           pos_ = p < s_.size() ? p + 1 : p;
           continue;
         }

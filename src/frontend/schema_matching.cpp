@@ -25,6 +25,27 @@ const TypePtr* findVar(const TypeEnv& env, const std::string& n) {
   return nullptr;
 }
 
+// The type the JIT matches for a schema type (PyTorch's "fake type"): ScalarType, Layout and MemoryFormat
+// are ints in TorchScript.
+TypePtr fakeType(const TypePtr& t) {
+  switch (t->kind()) {
+    case TypeKind::ScalarTypeK:
+    case TypeKind::Layout:
+    case TypeKind::MemoryFormat: return IntType();
+    case TypeKind::Optional: {
+      const TypePtr& e = t->cast<OptionalType>()->elementType();
+      TypePtr f = fakeType(e);
+      return f == e ? t : OptionalType::create(f);
+    }
+    case TypeKind::List: {
+      const TypePtr& e = t->cast<ListType>()->elementType();
+      TypePtr f = fakeType(e);
+      return f == e ? t : ListType::create(f);
+    }
+    default: return t;
+  }
+}
+
 TypePtr unwrapOptional(const TypePtr& t) {
   if (t->kind() == TypeKind::Optional) return t->cast<OptionalType>()->elementType();
   return t;
@@ -273,9 +294,11 @@ Value* materialize(const NamedValue& nv, const TypePtr& formal, const TypeEnv& e
   return createList(graph, nv.loc, elem, {});
 }
 
-Value* tryMatchArgument(const Argument& arg, Graph& graph, const SourceRange& loc, Value* value,
+Value* tryMatchArgument(const Argument& schemaArg, Graph& graph, const SourceRange& loc, Value* value,
                         std::ostream* failures, const std::function<std::ostream&()>& err, bool allowConversions,
                         TypeEnv& env, const OperatorRegistry& registry) {
+  Argument arg = schemaArg;
+  arg.type = fakeType(schemaArg.type);
   if (isIntOrFloatUsedAsList(value, arg)) {
     std::vector<Value*> repeated(static_cast<size_t>(*arg.N), value);
     value = createList(graph, loc, value->type(), repeated);
@@ -413,7 +436,7 @@ std::optional<MatchedSchema> tryMatchSchema(const FunctionSchema& schema, const 
   MatchedSchema m;
   m.inputs = std::move(positional);
   for (auto& r : schema.returns) {
-    TypePtr t = evalTypeVariables(r.type, env);
+    TypePtr t = evalTypeVariables(fakeType(r.type), env);
     if (!t) {
       if (failures) err() << "Return type " << r.type->str() << " has unbound type variables.\n";
       return std::nullopt;

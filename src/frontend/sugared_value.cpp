@@ -110,6 +110,26 @@ SugaredValuePtr SimpleValue::attr(const SourceRange& loc, FunctionEmitter& m, co
       if (field == "H" && isBuiltinOperator("prim::H", m.registry())) op = "prim::H";
       return m.builtinCall(loc, op, {NamedValue(loc, value)});
     }
+    // x.float(), x.long(), ... → aten::to(x, dtype) (PyTorch's TensorCastValue)
+    static const std::pair<const char*, ScalarType> casts[] = {
+        {"byte", ScalarType::Byte}, {"char", ScalarType::Char}, {"short", ScalarType::Short},
+        {"int", ScalarType::Int}, {"long", ScalarType::Long}, {"half", ScalarType::Half},
+        {"float", ScalarType::Float}, {"double", ScalarType::Double}, {"bool", ScalarType::Bool},
+        {"bfloat16", ScalarType::BFloat16}};
+    for (auto& [n, st] : casts) {
+      if (field == n) {
+        Value* self = value;
+        ScalarType dt = st;
+        return std::make_shared<LambdaCallValue>(
+            n, [self, dt](const SourceRange& l, FunctionEmitter& em, const std::vector<NamedValue>& args,
+                          const std::vector<NamedValue>& kwargs) {
+              std::vector<NamedValue> a{NamedValue(l, self),
+                                        NamedValue(l, em.insertConstant(IValue(static_cast<int64_t>(dt)), l))};
+              a.insert(a.end(), args.begin(), args.end());
+              return em.builtinCall(l, "aten::to", a, kwargs);
+            });
+      }
+    }
     return std::make_shared<BuiltinFunction>("aten::" + field, NamedValue(loc, "self", value));
   }
   if (auto* tt = t->cast<TupleType>()) {

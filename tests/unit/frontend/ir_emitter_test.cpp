@@ -341,3 +341,40 @@ TEST(IrEmitter, ReturnInsideLoops) {
   std::string e = compileError("def f(n: int):\n    for i in range(n):\n        return i\n    return 0\n");
   EXPECT_TRUE(contains(e, "return statements inside loops need the function's return type to be annotated")) << e;
 }
+
+TEST(IrEmitter, TensorCastsAndDtypes) {
+  auto c = compile(
+      "def f(x):\n"
+      "    return x.float() + torch.zeros(2, dtype=torch.float64).contiguous()\n");
+  std::string g = c->graph("f");
+  EXPECT_TRUE(contains(g, "prim::Constant[value=6]()")) << g;   // torch.float32 → 6
+  EXPECT_TRUE(contains(g, "aten::to(%x,")) << g;
+  EXPECT_TRUE(contains(g, "prim::Constant[value=7]()")) << g;   // torch.float64 → 7
+  EXPECT_TRUE(contains(g, "aten::contiguous(")) << g;          // MemoryFormat default accepted as int
+}
+
+TEST(IrEmitter, TypeCommentsAndPercentFormat) {
+  auto c = compile(
+      "from typing import List\n"
+      "def f(x, y):\n"
+      "    # type: (int, List[int]) -> str\n"
+      "    return '%d-%d' % (x, len(y))\n");
+  auto* fn = c->target.get("__torch__.f");
+  EXPECT_EQ(fn->getSchema().arguments[1].type->str(), "int[]");
+  std::string g = c->graph("f");
+  EXPECT_TRUE(contains(g, "aten::percentFormat(")) << g;
+}
+
+TEST(IrEmitter, UnionRefinementBothBranches) {
+  auto c = compile(
+      "from typing import Union\n"
+      "def f(x: Union[int, str]) -> str:\n"
+      "    if isinstance(x, int):\n"
+      "        return str(x + 1)\n"
+      "    else:\n"
+      "        return x + '!'\n");
+  std::string g = c->graph("f");
+  EXPECT_TRUE(contains(g, "prim::isinstance[types=[int]](%x.1)")) << g;
+  EXPECT_TRUE(contains(g, "int = prim::unchecked_cast(%x.1)")) << g;
+  EXPECT_TRUE(contains(g, "str = prim::unchecked_cast(%x.1)")) << g;
+}

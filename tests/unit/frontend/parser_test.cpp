@@ -296,6 +296,7 @@ TEST(Parser, Statements) {
 
 TEST(Parser, TypeCommentOnDef) {
   auto f = parseFile(src("def f(x, y):\n  # type: (int, int) -> int\n  return x\ndef g(x):  # type: (int) -> int\n  return x\n"));
+  EXPECT_EQ(f->body[0]->as<DefStmt>().typeComment, " (int, int) -> int");
   EXPECT_EQ(f->body[1]->as<DefStmt>().typeComment, " (int) -> int");
   std::vector<ExprPtr> args;
   ExprPtr ret;

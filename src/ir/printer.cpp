@@ -60,12 +60,23 @@ static std::string shortDouble(double d) {
   return ss.str();
 }
 
+// ATen's operator<< for tensors (defined in tensor/tensor_print.cpp).
+std::string tensorPrintForIValue(const IValue& v);
+
+// As printAttribute(std::ostream&, const at::Tensor&) in torch/csrc/jit/ir/ir.cpp: one element → "{v}",
+// up to 10 elements → ATen's print with newlines as spaces, more → "<Tensor>".
 static std::string tensorAttrString(const Tensor& t) {
   if (!t.defined()) return "None";
   if (t.numel() == 1) {
     Scalar s = t.item();
     if (s.isFloatingPoint()) return fmt::format("{{{}}}", shortDouble(s.toDouble()));
     return fmt::format("{{{}}}", s.toLong());
+  }
+  if (t.numel() <= 10) {
+    std::string str = tensorPrintForIValue(IValue(t));
+    for (char& c : str)
+      if (c == '\n') c = ' ';
+    return str;
   }
   return "<Tensor>";
 }

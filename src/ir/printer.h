@@ -13,7 +13,8 @@
 //
 // Attribute values print as c10's IValue operator<< does (not Python repr): floats with 17 significant
 // digits and a trailing "." for integral values ("1.", "0.10000000000000001", "1e+20"), strings in double
-// quotes, bools of a Constant's value as 1/0, tensors as "{1}" (one element) or "<Tensor>".
+// quotes, bools of a Constant's value as 1/0, tensors as "{1}" (one element), ATen's print on one line
+// (" 1.5000  2.0000 [ CPUFloatType{2} ]", up to 10 elements) or "<Tensor>".
 // ir/irparser.h reads the same format back.
 #pragma once
 #include <string>

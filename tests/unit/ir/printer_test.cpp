@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "ir/ir.h"
+#include "tensor/tensor.h"
 #include "test_util.h"
 
 namespace kindling {
@@ -38,6 +39,28 @@ TEST(PrinterTest, ValuesAndStrings) {
   EXPECT_EQ(graphValueString(makeIntList({1, 2})), "[1, 2]");
   EXPECT_EQ(graphValueString(makeBoolList({true, false})), "[True, False]");
   EXPECT_EQ(graphValueString(IValue()), "None");
+}
+
+std::string line(const Value* v, const std::string& rest) {
+  std::string s = "%";
+  s += v->debugName();
+  s += rest;
+  return s;
+}
+
+TEST(PrinterTest, TensorConstantsAsPyTorch) {
+  // From print(torch.jit.freeze(...).graph) in PyTorch 1.13.
+  Graph g;
+  Value* a = g.insertConstant(IValue(Tensor::fromVector<float>({1.5f, 2.0f}, ScalarType::Float)));
+  Value* b = g.insertConstant(IValue(Tensor::fromVector<int64_t>({1, 2, 3, 4}, ScalarType::Long).view({2, 2})));
+  Value* c = g.insertConstant(IValue(Tensor::scalarTensor(Scalar(2.5), ScalarType::Float)));
+  Value* d = g.insertConstant(IValue(Tensor::fromVector<bool>({true, false}, ScalarType::Bool)));
+  Value* e = g.insertConstant(IValue(Tensor::zeros({20})));
+  EXPECT_EQ(nodeToString(a->node()), line(a, " : Tensor = prim::Constant[value= 1.5000  2.0000 [ CPUFloatType{2} ]]()\n"));
+  EXPECT_EQ(nodeToString(b->node()), line(b, " : Tensor = prim::Constant[value= 1  2  3  4 [ CPULongType{2,2} ]]()\n"));
+  EXPECT_EQ(nodeToString(c->node()), line(c, " : Tensor = prim::Constant[value={2.5}]()\n"));
+  EXPECT_EQ(nodeToString(d->node()), line(d, " : Tensor = prim::Constant[value= 1  0 [ CPUBoolType{2} ]]()\n"));
+  EXPECT_EQ(nodeToString(e->node()), line(e, " : Tensor = prim::Constant[value=<Tensor>]()\n"));
 }
 
 // Builds the graph of `loops` in make_graphs.py by hand.

@@ -957,7 +957,9 @@ FunctionEmitter::BlockExit FunctionEmitter::emitIfBranches(const CondValue& cond
     }
     if (!tsv || !fsv) {
       env_->table.erase(name);
-      env_->errors[name] = name + " is not defined in the " + (tsv ? "false" : "true") + " branch";
+      // as PyTorch: the message shows the if statement, then (at the use) "and was used here"
+      env_->errors[name] = name + " is not defined in the " + (tsv ? "false" : "true") + " branch:\n" +
+                           loc.highlight() + "and was used here";
       continue;
     }
     if (tsv == fsv) continue;
@@ -2026,11 +2028,8 @@ Value* FunctionEmitter::emitListLiteral(const SequenceExpr& e, const TypePtr& ty
     elemType = vs[0]->type();
     for (size_t i = 1; i < vs.size(); ++i) {
       auto u = unifyTypes(elemType, vs[i]->type());
-      if (!u)
-        throw CompileError("Lists must contain only a single type, got " + elemType->annotationStr() + " and " +
-                               vs[i]->type()->annotationStr() + " (use annotate(List[Union[...]], [...]))",
-                           e.range);
-      elemType = *u;
+      // heterogeneous lists are List[Union[...]] (PyTorch 1.13 warns and does the same)
+      elemType = u ? *u : UnionType::create({elemType, vs[i]->type()});
     }
   }
   return createList(elemType, vs, e.range);

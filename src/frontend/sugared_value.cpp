@@ -130,6 +130,8 @@ SugaredValuePtr SimpleValue::attr(const SourceRange& loc, FunctionEmitter& m, co
             });
       }
     }
+    if (!isBuiltinOperator("aten::" + field, m.registry()))
+      throw CompileError("'Tensor' object has no attribute or method '" + field + "'.", loc);
     return std::make_shared<BuiltinFunction>("aten::" + field, NamedValue(loc, "self", value));
   }
   if (auto* tt = t->cast<TupleType>()) {
@@ -156,6 +158,8 @@ SugaredValuePtr SimpleValue::attr(const SourceRange& loc, FunctionEmitter& m, co
                            "; refine it first (e.g. `assert x is not None`)",
                        loc);
   // list / dict / str / int / float / future methods are aten operators taking self
+  if (!isBuiltinOperator("aten::" + field, m.registry()))
+    throw CompileError("'" + t->annotationStr() + "' object has no attribute or method '" + field + "'.", loc);
   return std::make_shared<BuiltinFunction>("aten::" + field, NamedValue(loc, "self", value));
 }
 

@@ -254,6 +254,7 @@ TEST(IrEmitterErrors, UndefinedInOneBranch) {
       "        y = 1\n"
       "    return y\n");
   EXPECT_TRUE(contains(e, "y is not defined in the false branch")) << e;
+  EXPECT_TRUE(contains(e, "and was used here")) << e;
   EXPECT_TRUE(contains(e, "line 4")) << e;
   EXPECT_TRUE(contains(e, "<--- HERE")) << e;
 }
@@ -377,4 +378,12 @@ TEST(IrEmitter, UnionRefinementBothBranches) {
   EXPECT_TRUE(contains(g, "prim::isinstance[types=[int]](%x.1)")) << g;
   EXPECT_TRUE(contains(g, "int = prim::unchecked_cast(%x.1)")) << g;
   EXPECT_TRUE(contains(g, "str = prim::unchecked_cast(%x.1)")) << g;
+}
+
+TEST(IrEmitterErrors, NoSuchAttributeAndHeterogeneousList) {
+  EXPECT_TRUE(contains(compileError("def f(x: int):\n    return x.foo\n"), "'int' object has no attribute or method 'foo'."));
+  EXPECT_TRUE(contains(compileError("def f(x):\n    return x.foo()\n"), "'Tensor' object has no attribute or method 'foo'."));
+  auto c = compile("def f(x: int):\n    l = [1, 'a']\n    return l\n");
+  std::string g = c->graph("f");
+  EXPECT_TRUE(contains(g, "%l : Union(int, str)[] = prim::ListConstruct(")) << g;
 }

@@ -46,7 +46,7 @@ Unpickler::StorageLoader storageLoader(const ZipReader& zip, const std::string& 
     size_t size = zip.recordSize(rec);
     if (size < nbytes)
       throw LoadError(fmt::format("archive '{}': record '{}' has {} bytes, the tensor needs {}", zip.path(), rec, size, nbytes));
-    return zip.readRecord(rec).storage();
+    return zip.recordStorage(rec);
   };
 }
 

@@ -47,7 +47,7 @@ IValue loadTorchSave(const std::string& path) {
     size_t size = z.recordSize(rec);
     if (size < nbytes)
       throw LoadError(fmt::format("archive '{}': record '{}' has {} bytes, the tensor needs {}", z.path(), rec, size, nbytes));
-    return z.readRecord(rec).storage();
+    return z.recordStorage(rec);
   });
   u.setClassResolver([](const std::string&) -> TypePtr { return nullptr; });
   return u.parse();

@@ -1,6 +1,10 @@
 // Zip reading (libzip) and PyTorch-style zip writing. See zip_archive.h.
 #include "serialize/zip_archive.h"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zip.h>
 
 #include <cerrno>
@@ -72,6 +76,99 @@ ZipReader::ZipReader(const std::string& path) : path_(path) {
     za_ = nullptr;
     throw LoadError(fmt::format("'{}' is an empty archive", path));
   }
+  mapFile();
+}
+
+struct ZipReader::Mapping {
+  void* base = nullptr;
+  size_t size = 0;
+  ~Mapping() {
+    if (base) munmap(base, size);
+  }
+};
+
+namespace {
+uint16_t rd16(const unsigned char* p) { return uint16_t(p[0] | p[1] << 8); }
+uint32_t rd32(const unsigned char* p) { return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24; }
+uint64_t rd64(const unsigned char* p) { return uint64_t(rd32(p)) | uint64_t(rd32(p + 4)) << 32; }
+}  // namespace
+
+// Maps the file and indexes its stored, 64-byte aligned records from the central directory. Every read
+// is bounds-checked; anything unexpected just leaves the record to the libzip path.
+void ZipReader::mapFile() {
+  int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  struct stat st;
+  if (fstat(fd, &st) != 0 || st.st_size < 22) {
+    ::close(fd);
+    return;
+  }
+  size_t n = static_cast<size_t>(st.st_size);
+  void* base = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+  ::close(fd);
+  if (base == MAP_FAILED) return;
+  auto m = std::make_shared<Mapping>();
+  m->base = base;
+  m->size = n;
+  const unsigned char* f = static_cast<const unsigned char*>(base);
+  // End of central directory record.
+  size_t eocd = SIZE_MAX;
+  size_t lowest = n > 22 + 65535 ? n - 22 - 65535 : 0;
+  for (size_t i = n - 22 + 1; i-- > lowest;) {
+    if (rd32(f + i) == 0x06054b50) { eocd = i; break; }
+  }
+  if (eocd == SIZE_MAX) return;
+  uint64_t entries = rd16(f + eocd + 10), cdSize = rd32(f + eocd + 12), cdOff = rd32(f + eocd + 16);
+  if (entries == 0xFFFF || cdSize == 0xFFFFFFFFu || cdOff == 0xFFFFFFFFu) {
+    if (eocd < 20 || rd32(f + eocd - 20) != 0x07064b50) return;
+    uint64_t z64 = rd64(f + eocd - 20 + 8);
+    if (z64 > n - 56 || rd32(f + z64) != 0x06064b50) return;
+    entries = rd64(f + z64 + 32);
+    cdSize = rd64(f + z64 + 40);
+    cdOff = rd64(f + z64 + 48);
+  }
+  if (cdOff > n || cdSize > n - cdOff) return;
+  std::string prefix = root_ + "/";
+  uint64_t p = cdOff, end = cdOff + cdSize;
+  for (uint64_t e = 0; e < entries; ++e) {
+    if (p + 46 > end || rd32(f + p) != 0x02014b50) break;
+    uint16_t method = rd16(f + p + 10);
+    uint64_t csize = rd32(f + p + 20), usize = rd32(f + p + 24);
+    uint16_t nameLen = rd16(f + p + 28), extraLen = rd16(f + p + 30), commentLen = rd16(f + p + 32);
+    uint64_t local = rd32(f + p + 42);
+    uint64_t next = p + 46 + nameLen + extraLen + commentLen;
+    if (next > end) break;
+    std::string name(reinterpret_cast<const char*>(f + p + 46), nameLen);
+    // ZIP64 extra field: the 0xFFFFFFFF fields in order usize, csize, offset.
+    const unsigned char* x = f + p + 46 + nameLen;
+    for (size_t k = 0; k + 4 <= extraLen;) {
+      uint16_t id = rd16(x + k), len = rd16(x + k + 2);
+      if (k + 4 + len > extraLen) break;
+      if (id == 0x0001) {
+        size_t q = k + 4, qe = k + 4 + len;
+        if (usize == 0xFFFFFFFFu && q + 8 <= qe) { usize = rd64(x + q); q += 8; }
+        if (csize == 0xFFFFFFFFu && q + 8 <= qe) { csize = rd64(x + q); q += 8; }
+        if (local == 0xFFFFFFFFu && q + 8 <= qe) { local = rd64(x + q); q += 8; }
+      }
+      k += 4 + len;
+    }
+    p = next;
+    if (method != 0 || csize != usize || usize == 0 || name.compare(0, prefix.size(), prefix) != 0) continue;
+    if (local > n - 30 || rd32(f + local) != 0x04034b50) continue;
+    uint64_t data = local + 30 + rd16(f + local + 26) + rd16(f + local + 28);
+    if (data > n || usize > n - data || data % 64 != 0) continue;
+    direct_.emplace(name.substr(prefix.size()), Direct{data, usize});
+  }
+  map_ = std::move(m);
+}
+
+Storage ZipReader::recordStorage(const std::string& name) const {
+  auto it = direct_.find(name);
+  if (it == direct_.end() || !map_) return readRecord(name).storage();
+  if (static_cast<uint64_t>(recordSize(name)) != it->second.size) return readRecord(name).storage();
+  std::shared_ptr<Mapping> keep = map_;
+  void* p = static_cast<char*>(map_->base) + it->second.offset;
+  return makeIntrusive<StorageImpl>(p, static_cast<size_t>(it->second.size), [keep](void*) mutable { keep.reset(); });
 }
 
 ZipReader::~ZipReader() {

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "tensor/tensor.h"
@@ -60,9 +61,22 @@ class ZipReader {
   /// Reads a record into existing memory of exactly recordSize(name) bytes.
   void readRecordInto(const std::string& name, void* dst, size_t n) const;
   std::string readRecordString(const std::string& name) const { return readRecord(name).str(); }
+  /// A record's bytes as a tensor Storage. Stored (uncompressed), 64-byte aligned records — all tensor
+  /// data PyTorch writes — are mapped from the file without a copy (copy-on-write, kept alive by the
+  /// storages that use them); their CRC is not checked (bounds are). Anything else is read and CRC-checked
+  /// as readRecord does.
+  Storage recordStorage(const std::string& name) const;
 
  private:
   int64_t indexOf(const std::string& name) const;  // -1 when absent
+  void mapFile();
+  struct Mapping;
+  struct Direct {
+    uint64_t offset;
+    uint64_t size;
+  };
+  std::shared_ptr<Mapping> map_;
+  std::unordered_map<std::string, Direct> direct_;  // stored, aligned records by relative name
   std::string path_;
   std::string root_;
   std::vector<std::string> records_;

@@ -107,3 +107,42 @@ TEST(ZipArchive, OpenErrors) {
 
 }  // namespace
 }  // namespace kindling
+
+namespace kindling {
+namespace {
+
+TEST(ZipArchive, RecordStorageMapsAlignedStoredRecords) {
+  std::string path = testing::scratchPath("map.zip");
+  std::string big(3000, 'q');
+  for (size_t i = 0; i < big.size(); ++i) big[i] = char(i % 253);
+  {
+    ZipWriter w(path, "r");
+    w.writeRecord("data/0", big);
+    w.writeRecord("data/1", std::string("xyz"));
+  }
+  Storage s;
+  {
+    ZipReader r(path);
+    s = r.recordStorage("data/0");
+    EXPECT_THROW(r.recordStorage("data/9"), LoadError);
+  }  // the mapping outlives the reader
+  ASSERT_EQ(s->nbytes(), big.size());
+  EXPECT_EQ(std::string(static_cast<const char*>(s->data()), s->nbytes()), big);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(s->data()) % 64, 0u);
+  static_cast<char*>(s->data())[0] = 'Z';  // copy-on-write: writable, the file is unchanged
+  ZipReader r2(path);
+  EXPECT_EQ(r2.readRecordString("data/0"), big);
+  EXPECT_EQ(std::string(static_cast<const char*>(r2.recordStorage("data/1")->data()), 3), "xyz");
+  // Deflated records (Python's zipfile) take the copying path.
+  ASSERT_EQ(testing::runPython("import zipfile\n"
+                               "with zipfile.ZipFile('defl.zip', 'w', zipfile.ZIP_DEFLATED) as z:\n"
+                               "  z.writestr('r/data/0', b'abc' * 1000)\n"),
+            0);
+  ZipReader r3(testing::scratchPath("defl.zip"));
+  Storage d = r3.recordStorage("data/0");
+  ASSERT_EQ(d->nbytes(), 3000u);
+  EXPECT_EQ(static_cast<const char*>(d->data())[2999], 'c');
+}
+
+}  // namespace
+}  // namespace kindling

@@ -47,9 +47,9 @@ const FunctionSchema& GraphFunction::getSchema() const {
 }
 
 void GraphFunction::ensureDefined() {
-  if (defined_) return;
+  if (defined_.load(std::memory_order_acquire)) return;
   std::lock_guard<std::recursive_mutex> g(mu_);
-  if (defined_) return;
+  if (defined_.load(std::memory_order_relaxed)) return;
   if (defining_) throw CompileError("recursive calls are not supported (in " + qualname_ + ")", SourceRange());
   defining_ = true;
   try {
@@ -61,7 +61,7 @@ void GraphFunction::ensureDefined() {
     throw;
   }
   defining_ = false;
-  defined_ = true;
+  defined_.store(true, std::memory_order_release);
 }
 
 std::shared_ptr<Graph> GraphFunction::graph() {

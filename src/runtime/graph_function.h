@@ -43,7 +43,7 @@ class GraphFunction : public Function {
   const std::shared_ptr<Graph>& graphUnchecked() const { return graph_; }
   /// Emits the body if it has not been emitted yet (compile errors surface here).
   void ensureDefined();
-  bool isDefined() const { return defined_; }
+  bool isDefined() const { return defined_.load(std::memory_order_acquire); }
   /// Runs the inference passes and compiles the interpreter Code (idempotent, thread-safe).
   Code& code();
   /// The graph the interpreter runs (after passes; calls to GraphFunctions inlined).
@@ -61,7 +61,7 @@ class GraphFunction : public Function {
   std::unique_ptr<Code> code_;
   std::atomic<Code*> codePtr_{nullptr};
   mutable std::recursive_mutex mu_;
-  bool defined_ = false;
+  std::atomic<bool> defined_{false};
   bool defining_ = false;    // recursion detection while emitting
   bool optimizing_ = false;  // recursion detection while inlining
 };

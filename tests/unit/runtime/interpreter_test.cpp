@@ -353,3 +353,32 @@ TEST(InterpreterTest, UnknownOperatorIsACompileError) {
 
 }  // namespace
 }  // namespace kindling
+
+#include <thread>
+
+namespace kindling {
+namespace {
+
+TEST(InterpreterTest, FirstCallsFromManyThreadsCompileOnce) {
+  registerTestOps();
+  Env env;
+  int emitted = 0;
+  GraphFunction f("__torch__.f", nullptr, [&](GraphFunction& self) {
+    ++emitted;
+    parseIR(R"IR(graph(%a : int):
+  %one : int = prim::Constant[value=1]()
+  %r : int = test::add(%a, %one)
+  return (%r)
+)IR", *self.graphUnchecked(), env.options());
+  });
+  std::vector<std::thread> threads;
+  std::vector<int64_t> results(8, 0);
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&, t] { results[t] = f({IValue(int64_t(t))}).toInt(); });
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < 8; ++t) EXPECT_EQ(results[t], t + 1);
+  EXPECT_EQ(emitted, 1);
+}
+
+}  // namespace
+}  // namespace kindling

@@ -119,6 +119,7 @@ def main():
     ap.add_argument("--optimize", action="store_true", help="also run libtorch frozen + optimize_for_inference")
     ap.add_argument("--out", default=REPO / "bench" / "RESULTS.md")
     a = ap.parse_args()
+    a.load_start = os.getloadavg()[0]
 
     import gen_models
     gen_models.ensure_fixtures(str(a.fixtures), a.models)
@@ -181,6 +182,9 @@ def write_results(a, mach, rows, notes, lt_env):
     L.append(f"- Machine: {mach['model']}, {mach['cpus']} logical CPUs ({mach['cores_per_socket']} cores/socket, "
              f"{mach['threads_per_core']} threads/core), {mach['isa']}. Shared and noisy: medians of "
              f"{a.rounds} alternating rounds of {a.iters} timed calls after {a.warmup} warm-up calls.")
+    L.append(f"- Load average (1 min) at start / end of the run: {a.load_start:.1f} / {os.getloadavg()[0]:.1f} "
+             f"on {mach['cpus']} CPUs (above the CPU count, wall-clock figures, 2-thread ones most, mostly measure "
+             "contention; the CPU-time table is the steadier comparison).")
     L.append(f"- Models: torchvision (random weights), {a.mode}, batch 1, float32, 1x3x224x224.")
     L.append("- libtorch: Debian libtorch 1.13.1 via `bench/libtorch_runner` (InferenceMode, at::set_num_threads), "
              f"env {' '.join(f'{k}={v}' for k, v in lt_env.items())}.")
@@ -203,11 +207,11 @@ def write_results(a, mach, rows, notes, lt_env):
         L.append(f"| {r['model']} | {r['threads']} | {fmt(k['load_ms'])} | {fmt(k['first_call_ms'])} | "
                  f"{fmt(lt['load_ms'])} | {fmt(lt['first_call_ms'])} |")
     L.append("\n## Process CPU time per call (1-thread figures are steadier under contention)\n")
-    L.append("| model | threads | kindling cpu ms | libtorch cpu ms |")
-    L.append("|---|---|---|---|")
+    L.append("| model | threads | kindling cpu ms | libtorch cpu ms | cpu ratio |")
+    L.append("|---|---|---|---|---|")
     for r in rows:
-        L.append(f"| {r['model']} | {r['threads']} | {fmt(r['kindling']['cpu_median_ms'])} | "
-                 f"{fmt(r['libtorch']['cpu_median_ms'])} |")
+        kc, lc = r["kindling"]["cpu_median_ms"], r["libtorch"]["cpu_median_ms"]
+        L.append(f"| {r['model']} | {r['threads']} | {fmt(kc)} | {fmt(lc)} | {fmt(kc / lc if kc and lc else None)} |")
     L.append("\n## Per-round medians (ms)\n")
     for r in rows:
         for side in ("kindling", "libtorch", "libtorch_opt"):

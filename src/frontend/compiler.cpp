@@ -75,8 +75,11 @@ Function* defineFunction(CompilationTarget& target, const std::shared_ptr<Source
   const DefStmt* defp = &def;
   bool unused = hasDecorator(def, "unused");
   std::shared_ptr<SourceFile> keep = file;
-  EmitContext c = ctx;
-  Function* fn = target.defineFunction(qualName, schema, [keep, defp, self, c, unused, schema](Graph& g) {
+  auto holder = std::make_shared<const Function*>(nullptr);
+  EmitContext base = ctx;
+  Function* fn = target.defineFunction(qualName, schema, [keep, defp, self, base, unused, schema, holder](Graph& g) {
+    EmitContext c = base;
+    c.currentFunction = *holder;
     if (unused) {
       // @torch.jit.unused: the body raises
       auto src = std::make_shared<Source>("raise Exception(\"This function has been marked unused\")\n");
@@ -91,6 +94,7 @@ Function* defineFunction(CompilationTarget& target, const std::shared_ptr<Source
     }
     emitFunctionBody(g, *defp, schema, self, c);
   });
+  *holder = fn;
   if (selfType) selfType->addMethod(fn);
   return fn;
 }
@@ -261,6 +265,7 @@ std::vector<Function*> compileSource(CompilationTarget& target, const std::share
   ctx.resolver = resolver;
   ctx.registry = options.registry;
   ctx.archiveMode = options.archiveMode;
+  ctx.callGraph = std::make_shared<CallGraph>();
   std::unordered_map<std::string, const ClassStmt*> classes;
   std::vector<std::string> classOrder;
   // first pass: names and imports

@@ -245,6 +245,24 @@ std::string typeNameForMsg(const TypePtr& t) { return t->annotationStr(); }
 
 }  // namespace
 
+bool CallGraph::addAndCheckCycle(const Function* caller, const Function* callee) {
+  if (caller == callee) return true;
+  callees[caller].push_back(callee);
+  std::vector<const Function*> stack{callee};
+  std::unordered_map<const Function*, bool> seen;
+  while (!stack.empty()) {
+    const Function* f = stack.back();
+    stack.pop_back();
+    if (f == caller) return true;
+    if (seen[f]) continue;
+    seen[f] = true;
+    auto it = callees.find(f);
+    if (it != callees.end())
+      for (const Function* g : it->second) stack.push_back(g);
+  }
+  return false;
+}
+
 // ====================================================================== constants
 
 IValue evalConstantExpr(const ExprPtr& e, const TypePtr& type) {
@@ -423,6 +441,8 @@ Value* FunctionEmitter::builtinCallValue(const SourceRange& loc, const std::stri
 
 SugaredValuePtr FunctionEmitter::callFunction(const SourceRange& loc, Function* fn, const std::vector<NamedValue>& args,
                                               const std::vector<NamedValue>& kwargs) {
+  if (ctx_.callGraph && ctx_.currentFunction && ctx_.callGraph->addAndCheckCycle(ctx_.currentFunction, fn))
+    throw CompileError("function '" + fn->name() + "' is called recursively. Recursive calls are not supported", loc);
   const FunctionSchema& schema = fn->getSchema();
   auto [idx, matched] = matchSchemas({&schema}, loc, graph_, args, kwargs, std::nullopt, *registry_);
   (void)idx;
@@ -446,6 +466,8 @@ SugaredValuePtr FunctionEmitter::callMethod(const SourceRange& loc, Value* self,
   if (!fn) throw CompileError("Tried to access nonexistent attribute or method '" + name + "' of type '" +
                                   self->type()->str() + "'.",
                               loc);
+  if (ctx_.callGraph && ctx_.currentFunction && ctx_.callGraph->addAndCheckCycle(ctx_.currentFunction, fn))
+    throw CompileError("method '" + name + "' is called recursively. Recursive calls are not supported", loc);
   const FunctionSchema& schema = fn->getSchema();
   std::vector<NamedValue> withSelf{NamedValue(loc, self)};
   withSelf.insert(withSelf.end(), args.begin(), args.end());
@@ -1794,25 +1816,29 @@ CondValue FunctionEmitter::emitCompare(const CompareExpr& c) {
     Value* rhs = c.comparators[0]->kind == ExprKind::None ? nullptr : emitExpr(c.comparators[0]);
     return emitCompareOne(c.range, c.ops[0], lhsE, lhs, c.comparators[0], rhs);
   }
-  // chained: a < b < c → (a < b) and (b < c), evaluating each operand once
+  // chained: a < b < c → (a < b) and (b < c), each operand evaluated once, later ones only if needed
   if (!lhs) lhs = insertConstant(IValue(), c.left->range);
-  CondValue result;
-  Value* cur = lhs;
-  Value* acc = nullptr;
-  std::vector<Node*> ifs;
-  for (size_t i = 0; i < c.ops.size(); ++i) {
+  std::function<Value*(size_t, Value*, const ExprPtr&)> chain = [&](size_t i, Value* cur, const ExprPtr& curE) -> Value* {
     Value* rhs = emitExpr(c.comparators[i]);
-    CondValue one = emitCompareOne(c.range, c.ops[i], i == 0 ? lhsE : c.comparators[i - 1], cur, c.comparators[i], rhs);
-    Value* ov = emitToBool(c.range, one.value);
-    if (!acc) {
-      acc = ov;
-    } else {
-      // acc and ov (ov already computed — chained comparisons here evaluate all operands)
-      acc = builtinCallValue(c.range, "aten::__and__", {NamedValue(c.range, acc), NamedValue(c.range, ov)});
+    Value* ov = emitToBool(c.range, emitCompareOne(c.range, c.ops[i], curE, cur, c.comparators[i], rhs).value);
+    if (i + 1 == c.ops.size()) return ov;
+    Node* n = graph_.insert(prim::If, {ov}, 1);
+    n->setSourceRange(c.range);
+    n->output()->setType(BoolType());
+    Block* tb = n->addBlock();
+    Block* fb = n->addBlock();
+    {
+      WithInsertPoint g(tb);
+      tb->registerOutput(chain(i + 1, rhs, c.comparators[i]));
     }
-    cur = rhs;
-  }
-  result.value = acc;
+    {
+      WithInsertPoint g(fb);
+      fb->registerOutput(insertConstant(IValue(false), c.range));
+    }
+    return n->output();
+  };
+  CondValue result;
+  result.value = chain(0, lhs, lhsE);
   return result;
 }
 

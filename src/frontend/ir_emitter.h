@@ -56,6 +56,13 @@ class Resolver {
   virtual std::optional<IValue> resolveConstant(const std::string& name, const SourceRange& loc) { return std::nullopt; }
 };
 
+/// Calls between functions seen while emitting, to reject recursion as TorchScript does.
+struct CallGraph {
+  std::unordered_map<const Function*, std::vector<const Function*>> callees;
+  /// Adds caller → callee; true if that closes a cycle (callee reaches caller).
+  bool addAndCheckCycle(const Function* caller, const Function* callee);
+};
+
 struct EmitContext {
   std::shared_ptr<Resolver> resolver;
   const OperatorRegistry* registry = nullptr;  // null: OperatorRegistry::global()
@@ -65,6 +72,9 @@ struct EmitContext {
   /// Set while a class's __init__ is emitted to discover its attributes: assignments to unknown
   /// `self.x` add attribute x (typed from the value or its annotation) to this class.
   std::shared_ptr<ClassType> inferAttributesOf;
+  /// When set, calls are recorded and recursion is a CompileError; `currentFunction` is the caller.
+  std::shared_ptr<CallGraph> callGraph;
+  const Function* currentFunction = nullptr;
 };
 
 /// The schema of a `def`: parameter types from annotations (or a `# type:` comment; Tensor when

@@ -387,3 +387,22 @@ TEST(IrEmitterErrors, NoSuchAttributeAndHeterogeneousList) {
   std::string g = c->graph("f");
   EXPECT_TRUE(contains(g, "%l : Union(int, str)[] = prim::ListConstruct(")) << g;
 }
+
+TEST(IrEmitterErrors, Recursion) {
+  std::string e = compileError(
+      "def a(x: int) -> int:\n"
+      "    if x <= 0:\n"
+      "        return 0\n"
+      "    return b(x - 1)\n"
+      "def b(x: int) -> int:\n"
+      "    return a(x)\n");
+  EXPECT_TRUE(contains(e, "is called recursively. Recursive calls are not supported")) << e;
+}
+
+TEST(IrEmitter, ChainedComparisonShortCircuits) {
+  auto c = compile("def f(a: int, b: int, c: int) -> bool:\n    return a < b < c\n");
+  std::string g = c->graph("f");
+  EXPECT_TRUE(contains(g, "bool = prim::If(")) << g;
+  EXPECT_TRUE(contains(g, "aten::lt(%a, %b)")) << g;
+  EXPECT_TRUE(contains(g, "aten::lt(%b, %c)")) << g;
+}

@@ -570,10 +570,36 @@ struct Code::Impl {
     if (r >= 0) regs[r] = std::move(v);
   }
 
+  [[noreturn]] static void badSlot(const Object& obj, const Instr& in) {
+    throw RuntimeError(fmt::format("object of type {} has {} attribute slots, attribute '{}' is slot {}",
+                                   obj.type->qualName(), obj.slots.size(), in.node ? in.node->s("name") : std::string("?"),
+                                   in.x));
+  }
+  [[noreturn]] static void badReturnCount(const Instr& in) {
+    throw RuntimeError(fmt::format("{} returned the wrong number of values (expected {})",
+                                   in.node ? in.node->kind().toQualString() : std::string("call"), in.nOut));
+  }
+
   void run(Stack& stack) const;
 };
 
+namespace {
+// Calls that were not inlined (interfaces, recursion through them) are bounded like Python's stack.
+thread_local int callDepth = 0;
+constexpr int kMaxCallDepth = 1000;
+struct DepthGuard {
+  DepthGuard() {
+    if (++callDepth > kMaxCallDepth) {
+      --callDepth;
+      throw RuntimeError("maximum recursion depth exceeded", "builtins.RecursionError");
+    }
+  }
+  ~DepthGuard() { --callDepth; }
+};
+}  // namespace
+
 void Code::Impl::run(Stack& stack) const {
+  DepthGuard depth;
   std::vector<IValue> registers(numRegs);
   IValue* regs = registers.data();
   const IValue* consts = constants.data();
@@ -595,16 +621,20 @@ void Code::Impl::run(Stack& stack) const {
       const Operand* a = ops + in.a;
       switch (in.op) {
         case OpCode::OP: {
+          const size_t before = stack.size();
           for (size_t i = 0; i < in.nIn; ++i) pushOperand(stack, a[i], regs, consts);
           reinterpret_cast<OperationFn>(const_cast<void*>(in.p))(stack);
+          if (__builtin_expect(stack.size() != before + in.nOut, 0)) badReturnCount(in);
           popOutputs(stack, in, regs);
           ++pc;
           break;
         }
         case OpCode::OPN: {
+          const size_t before = stack.size();
           for (size_t i = 0; i < in.nIn; ++i) pushOperand(stack, a[i], regs, consts);
           stack.emplace_back(static_cast<int64_t>(in.nIn));
           reinterpret_cast<OperationFn>(const_cast<void*>(in.p))(stack);
+          if (__builtin_expect(stack.size() != before + in.nOut, 0)) badReturnCount(in);
           popOutputs(stack, in, regs);
           ++pc;
           break;
@@ -643,7 +673,9 @@ void Code::Impl::run(Stack& stack) const {
         }
         case OpCode::GET_ATTR: {
           // Read through a reference: no refcount traffic on `self` for every attribute access.
-          IValue r = ref(a[0], regs, consts).toObjectRef().slots[in.x];
+          const Object& obj = ref(a[0], regs, consts).toObjectRef();
+          if (__builtin_expect(static_cast<size_t>(in.x) >= obj.slots.size(), 0)) badSlot(obj, in);
+          IValue r = obj.slots[in.x];
           if (a[0].mode == Mode::MOVE) regs[a[0].idx] = IValue();
           store(regs, in, 0, std::move(r));
           ++pc;
@@ -657,7 +689,9 @@ void Code::Impl::run(Stack& stack) const {
         }
         case OpCode::SET_ATTR: {
           IValue v = take(a[1], regs, consts);
-          ref(a[0], regs, consts).toObjectRef().slots[in.x] = std::move(v);
+          Object& obj = ref(a[0], regs, consts).toObjectRef();
+          if (__builtin_expect(static_cast<size_t>(in.x) >= obj.slots.size(), 0)) badSlot(obj, in);
+          obj.slots[in.x] = std::move(v);
           if (a[0].mode == Mode::MOVE) regs[a[0].idx] = IValue();
           ++pc;
           break;
@@ -669,8 +703,10 @@ void Code::Impl::run(Stack& stack) const {
           break;
         }
         case OpCode::CALL: {
+          const size_t before = stack.size();
           for (size_t i = 0; i < in.nIn; ++i) pushOperand(stack, a[i], regs, consts);
           static_cast<Function*>(const_cast<void*>(in.p))->run(stack);
+          if (__builtin_expect(stack.size() != before + in.nOut, 0)) badReturnCount(in);
           popOutputs(stack, in, regs);
           ++pc;
           break;
@@ -681,8 +717,10 @@ void Code::Impl::run(Stack& stack) const {
           if (!fn)
             throw RuntimeError(fmt::format("'{}' object has no attribute or method '{}'",
                                            self.toObjectRef().type->qualName(), aux[in.aux].name));
+          const size_t before = stack.size();
           for (size_t i = 0; i < in.nIn; ++i) pushOperand(stack, a[i], regs, consts);
           fn->run(stack);
+          if (__builtin_expect(stack.size() != before + in.nOut, 0)) badReturnCount(in);
           popOutputs(stack, in, regs);
           ++pc;
           break;

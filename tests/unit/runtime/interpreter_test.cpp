@@ -382,3 +382,44 @@ TEST(InterpreterTest, FirstCallsFromManyThreadsCompileOnce) {
 
 }  // namespace
 }  // namespace kindling
+
+namespace kindling {
+namespace {
+
+// A callee that is not a GraphFunction (never inlined) and calls back into the same code.
+class SelfCalling : public Function {
+ public:
+  const std::string& qualname() const override { return name_; }
+  const std::string& name() const override { return name_; }
+  const FunctionSchema& getSchema() const override { return schema_; }
+  void run(Stack& s) override { code->run(s); }
+  Code* code = nullptr;
+ private:
+  std::string name_ = "rec";
+  FunctionSchema schema_;
+};
+
+TEST(InterpreterTest, RunawayRecursionIsARecursionError) {
+  registerTestOps();
+  SelfCalling rec;
+  Env env;
+  env.functions["rec"] = &rec;
+  auto g = parseIR(R"IR(graph(%a : int):
+  %f : Function = prim::Constant[name="rec"]()
+  %r : int = prim::CallFunction(%f, %a)
+  return (%r)
+)IR", env.options());
+  Code code(g, "rec");
+  rec.code = &code;
+  Stack s{IValue(int64_t(1))};
+  try {
+    code.run(s);
+    FAIL();
+  } catch (const RuntimeError& e) {
+    EXPECT_EQ(e.pythonClass(), "builtins.RecursionError");
+    EXPECT_GT(e.callStack.size(), 100u);
+  }
+}
+
+}  // namespace
+}  // namespace kindling

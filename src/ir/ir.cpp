@@ -342,6 +342,8 @@ bool Node::hasSideEffects() const {
       kind_ == kSeed || kind_ == prim::Param || kind_ == prim::Return)
     return true;
   if (op_ && op_->schema.isMutable()) return true;
+  // An operator that returns nothing is only called for its effect (aten::warn, aten::save, ...).
+  if (op_ && op_->schema.returns.empty() && !op_->schema.isVarRet) return true;
   for (Block* b : blocks_)
     for (Node* n : *b)
       if (n->hasSideEffects()) return true;

@@ -56,7 +56,7 @@ TEST(FreezeModuleTest, FreezesReadOnlyAttributesThroughSubmodules) {
   EXPECT_EQ(g->toString(), R"IR(graph(%self : __torch__.M,
       %x : Tensor):
   %one : int = prim::Constant[value=1]()
-  %w : Tensor = prim::Constant[value=<Tensor>]()
+  %w : Tensor = prim::Constant[value= 0  0 [ CPUFloatType{2} ]]()
   %scale : int = prim::Constant[value=3]()
   %buf : Tensor = prim::GetAttr[name="buf"](%self)
   %b2 : Tensor = aten::add_(%buf, %x, %one)

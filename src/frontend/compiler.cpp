@@ -112,7 +112,34 @@ TypePtr defineClass(CompilationTarget& target, const std::shared_ptr<SourceFile>
     if (isModuleBase(n)) isModule = true;
     else if (n == "NamedTuple" || n == "typing.NamedTuple") isNamedTuple = true;
     else if (n == "object") {}
-    else if (n == "Enum" || n == "enum.Enum") throw CompileError("Enum classes are not supported yet", b->range);
+    else if (n == "Enum" || n == "enum.Enum") {
+      // class Color(Enum): RED = 1 ... → EnumType with its members (values: int, float or str)
+      std::vector<std::pair<std::string, IValue>> members;
+      TypePtr valueType;
+      for (auto& s : cls.body) {
+        if (s->kind == StmtKind::Pass) continue;
+        if (s->kind == StmtKind::Expr && s->as<ExprStmt>().value->kind == ExprKind::Str) continue;
+        if (s->kind != StmtKind::Assign || s->as<AssignStmt>().targets.size() != 1 ||
+            s->as<AssignStmt>().targets[0]->kind != ExprKind::Name || !s->as<AssignStmt>().value)
+          throw CompileError("Enum classes may only contain members `NAME = value`", s->range);
+        auto& a = s->as<AssignStmt>();
+        IValue v = evalConstantExpr(a.value, nullptr);
+        if (!v.isInt() && !v.isDouble() && !v.isString())
+          throw CompileError("Cannot create Enum with value type '" + v.type()->annotationStr() +
+                                 "', only int, float and str are supported",
+                             a.value->range);
+        if (valueType && !valueType->equals(*v.type()))
+          throw CompileError("Enum class with varying value types are not supported.", a.value->range);
+        valueType = v.type();
+        members.emplace_back(a.targets[0]->as<NameExpr>().id, v);
+      }
+      if (!valueType) throw CompileError("Enum classes must have at least one member", cls.range);
+      auto et = std::make_shared<EnumType>(qualName, valueType);
+      for (auto& [name, v] : members)
+        et->members.emplace_back(name, std::make_shared<IValue>(IValue(makeIntrusive<EnumHolder>(et, name, v))));
+      target.addType(et);
+      return et;
+    }
     else if (n == "Interface" || n == "ModuleInterface") throw CompileError("interfaces are not supported yet", b->range);
     else throw CompileError("class inheritance is not supported in TorchScript (base '" + n + "')", b->range);
   }

@@ -147,6 +147,15 @@ SugaredValuePtr SimpleValue::attr(const SourceRange& loc, FunctionEmitter& m, co
     }
     throw CompileError("Unknown attribute to named tuple: " + field + " on " + t->annotationStr(), loc);
   }
+  if (auto* et = t->cast<EnumType>()) {
+    if (field == "name" || field == "value") {
+      Node* n = g.insert(field == "name" ? prim::EnumName : prim::EnumValue, {value}, 1);
+      n->setSourceRange(loc);
+      n->output()->setType(field == "name" ? StringType() : et->valueType());
+      return simple(n->output());
+    }
+    throw CompileError("'" + et->qualName() + "' object has no attribute '" + field + "'", loc);
+  }
   if (t->kind() == TypeKind::Device) {
     if (field == "type" || field == "index") {
       std::string op = "prim::" + field;
@@ -336,6 +345,11 @@ SugaredValuePtr ClassValue::attr(const SourceRange& loc, FunctionEmitter& m, con
       return simple(n->output());
     });
   }
+  if (auto* et = type->cast<EnumType>()) {
+    for (auto& [name, v] : et->members)
+      if (name == field) return simple(m.insertConstant(*v, loc, type));
+    throw CompileError("'" + et->qualName() + "' has no member '" + field + "'", loc);
+  }
   if (auto* ct = type->cast<ClassType>()) {
     if (const IValue* c = ct->findConstant(field)) return simple(m.insertConstant(*c, loc));
     if (Function* f = ct->findMethod(field)) return std::make_shared<FunctionValue>(f);  // static methods
@@ -370,6 +384,19 @@ SugaredValuePtr ClassValue::call(const SourceRange& loc, FunctionEmitter& m, con
   Value* obj = n->output();
   if (ct->findMethod("__init__")) m.callMethod(loc, obj, "__init__", args, kwargs);
   return simple(obj);
+}
+
+std::vector<SugaredValuePtr> ClassValue::asTuple(const SourceRange& loc, FunctionEmitter& m, std::optional<size_t>) {
+  auto* et = type->cast<EnumType>();
+  if (!et) throw CompileError("cannot iterate over " + kind(), loc);
+  std::vector<SugaredValuePtr> out;
+  for (auto& [name, v] : et->members) out.push_back(simple(m.insertConstant(*v, loc, type)));
+  return out;
+}
+
+std::optional<int64_t> ClassValue::staticLen() const {
+  if (auto* et = type->cast<EnumType>()) return static_cast<int64_t>(et->members.size());
+  return std::nullopt;
 }
 
 Value* SugaredTupleValue::asValue(const SourceRange& loc, FunctionEmitter& m) {

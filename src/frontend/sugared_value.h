@@ -116,6 +116,10 @@ struct ClassValue : SugaredValue {
   SugaredValuePtr attr(const SourceRange& loc, FunctionEmitter& m, const std::string& field) override;
   SugaredValuePtr call(const SourceRange& loc, FunctionEmitter& m, const std::vector<NamedValue>& args,
                        const std::vector<NamedValue>& kwargs, size_t nBinders) override;
+  /// Enum classes iterate over their members (unrolled).
+  std::vector<SugaredValuePtr> asTuple(const SourceRange& loc, FunctionEmitter& m, std::optional<size_t>) override;
+  bool shouldUnroll() const override { return type->kind() == TypeKind::Enum; }
+  std::optional<int64_t> staticLen() const override;
   TypePtr type;
 };
 

@@ -406,3 +406,25 @@ TEST(IrEmitter, ChainedComparisonShortCircuits) {
   EXPECT_TRUE(contains(g, "aten::lt(%a, %b)")) << g;
   EXPECT_TRUE(contains(g, "aten::lt(%b, %c)")) << g;
 }
+
+TEST(IrEmitter, Enums) {
+  auto c = compile(
+      "from enum import Enum\n"
+      "class Color(Enum):\n"
+      "    RED = 1\n"
+      "    GREEN = 2\n"
+      "def f(c: Color) -> str:\n"
+      "    if c == Color.GREEN:\n"
+      "        return c.name\n"
+      "    return str(c.value)\n");
+  auto t = c->target.findType("__torch__.Color");
+  ASSERT_TRUE(t);
+  ASSERT_EQ(t->kind(), TypeKind::Enum);
+  EXPECT_EQ(t->cast<EnumType>()->members.size(), 2u);
+  std::string g = c->graph("f");
+  EXPECT_TRUE(contains(g, "aten::eq(%c,")) << g;
+  EXPECT_TRUE(contains(g, "str = prim::EnumName(%c)")) << g;
+  EXPECT_TRUE(contains(g, "int = prim::EnumValue(%c)")) << g;
+  EXPECT_TRUE(contains(compileError("from enum import Enum\nclass E(Enum):\n    A = 1\n    B = 'x'\n"),
+                       "Enum class with varying value types are not supported."));
+}

@@ -112,6 +112,70 @@ void childrenOf(const IValue& v, std::vector<IValue>& out) {
   }
 }
 
+/// Does a freshly unpickled value fit an attribute's declared type? Untagged containers (element type Any,
+/// archives before version 3) are checked element by element. Guards the interpreter, which trusts
+/// declared attribute types, against type-confused archives.
+bool valueFits(const IValue& v, const TypePtr& t, size_t depth = 0) {
+  if (!t || depth > 64) return true;
+  switch (t->kind()) {
+    case TypeKind::Any:
+    case TypeKind::Interface:
+    case TypeKind::AnyClass:
+    case TypeKind::Var:
+      return true;
+    case TypeKind::Optional:
+      return v.isNone() || valueFits(v, t->cast<OptionalType>()->elementType(), depth + 1);
+    case TypeKind::Union:
+      for (const auto& u : t->cast<UnionType>()->types())
+        if (valueFits(v, u, depth + 1)) return true;
+      return false;
+    case TypeKind::Tensor: return v.isTensor();
+    case TypeKind::Int:
+    case TypeKind::ScalarTypeK:
+    case TypeKind::Layout:
+    case TypeKind::MemoryFormat: return v.isInt();
+    case TypeKind::Float: return v.isDouble();
+    case TypeKind::Bool: return v.isBool();
+    case TypeKind::Str: return v.isString();
+    case TypeKind::None: return v.isNone();
+    case TypeKind::Number: return v.isInt() || v.isDouble() || v.isBool();
+    case TypeKind::Device: return v.isDevice();
+    case TypeKind::List: {
+      if (!v.isList()) return false;
+      const ListValue& l = v.toListRef();
+      const TypePtr& et = t->cast<ListType>()->elementType();
+      if (l.elementType->kind() != TypeKind::Any) return l.elementType->equals(*et) || l.elementType->isSubtypeOf(et);
+      for (const auto& e : l.elements)
+        if (!valueFits(e, et, depth + 1)) return false;
+      return true;
+    }
+    case TypeKind::Dict: {
+      if (!v.isDict()) return false;
+      const DictValue& d = v.toDictRef();
+      auto* dt = t->cast<DictType>();
+      if (d.keyType->kind() != TypeKind::Any)
+        return d.keyType->isSubtypeOf(dt->keyType()) && d.valueType->isSubtypeOf(dt->valueType());
+      for (const auto& kv : d.items())
+        if (!valueFits(kv.first, dt->keyType(), depth + 1) || !valueFits(kv.second, dt->valueType(), depth + 1)) return false;
+      return true;
+    }
+    case TypeKind::Tuple: {
+      if (!v.isTuple()) return false;
+      const auto& el = v.toTupleRef().elements;
+      const auto& ts = t->cast<TupleType>()->elements();
+      if (el.size() != ts.size()) return false;
+      for (size_t i = 0; i < el.size(); ++i)
+        if (!valueFits(el[i], ts[i], depth + 1)) return false;
+      return true;
+    }
+    case TypeKind::Class:
+      return v.isObject() && v.toObjectRef().type->qualName() == t->cast<ClassType>()->qualName();
+    case TypeKind::Enum: return v.isEnum();
+    default:
+      return v.type()->isSubtypeOf(t);
+  }
+}
+
 }  // namespace
 
 void destroyIteratively(std::vector<IValue> work) {
@@ -464,9 +528,15 @@ IValue Unpickler::reduce(const IValue& callable, IValue argsValue) {
         if (!argsValue.isTuple() || argsValue.toTupleRef().elements.size() != 1) break;
         val = &argsValue.toTupleRef().elements[0];
       }
-      for (const auto& [name, member] : g->enumType->members)
-        if (member && member->tag() == val->tag() && *member == *val)
+      for (const auto& [name, member] : g->enumType->members) {
+        if (!member) continue;
+        if (member->isEnum()) {  // the frontend stores each member as its EnumHolder
+          const IValue& mv = member->toEnum()->value;
+          if (mv.tag() == val->tag() && mv == *val) return *member;
+        } else if (member->tag() == val->tag() && *member == *val) {
           return IValue(makeIntrusive<EnumHolder>(g->enumType, name, *member));
+        }
+      }
     }
     fail(fmt::format("enum '{}' has no member with value {}", g->name, argsValue.repr()));
   }
@@ -617,7 +687,13 @@ void Unpickler::build(IValue& target, IValue state) {
       if (!kv.first.isString()) fail(fmt::format("BUILD of '{}': attribute name is not a string", cls.qualName()));
       const std::string& attr = kv.first.toStringRef();
       int slot = cls.findAttributeSlot(attr);
-      if (slot < 0) slot = static_cast<int>(cls.addAttribute(attr, kv.second.type()));  // as libtorch's addOrCheckAttribute
+      if (slot < 0) {
+        slot = static_cast<int>(cls.addAttribute(attr, kv.second.type()));  // as libtorch's addOrCheckAttribute
+      } else if (!valueFits(kv.second, cls.attributes()[static_cast<size_t>(slot)].type)) {
+        fail(fmt::format("attribute '{}' of '{}' is declared {} but the pickle holds a value of type {}", attr,
+                         cls.qualName(), cls.attributes()[static_cast<size_t>(slot)].type->annotationStr(),
+                         kv.second.type()->annotationStr()));
+      }
       if (obj.slots.size() < cls.attributes().size()) obj.slots.resize(cls.attributes().size());
       obj.slots[static_cast<size_t>(slot)] = kv.second;
     }

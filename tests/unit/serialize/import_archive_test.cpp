@@ -122,6 +122,21 @@ TEST_F(ImportArchive, BadVersionsAndRecords) {
   rewrite(scratchPath("imp.pt"), scratchPath("evil.pt"), "data.pkl", &evil);
   EXPECT_NE(err(scratchPath("evil.pt")).find("data.pkl: disallowed global 'os.system'"), std::string::npos)
       << err(scratchPath("evil.pt"));
+  // Type confusion: the int attribute k replaced by a bool.
+  {
+    ZipReader r(scratchPath("imp.pt"));
+    std::string pkl = r.readRecordString("data.pkl");
+    std::string key = std::string("X\x01\x00\x00\x00", 5) + "k";
+    size_t at = pkl.find(key);
+    ASSERT_NE(at, std::string::npos);
+    size_t v = at + key.size() + 2;  // after BINPUT <idx>
+    ASSERT_EQ(pkl.substr(v, 2), "K\x03");
+    std::string confused = pkl.substr(0, v) + "\x88" + pkl.substr(v + 2);
+    rewrite(scratchPath("imp.pt"), scratchPath("confused.pt"), "data.pkl", &confused);
+    EXPECT_NE(err(scratchPath("confused.pt")).find("attribute 'k' of '__torch__.M' is declared int but the pickle holds a value of type bool"),
+              std::string::npos)
+        << err(scratchPath("confused.pt"));
+  }
   rewrite(scratchPath("imp.pt"), scratchPath("junk.pt"), "data.pkl", &junk);
   EXPECT_NE(err(scratchPath("junk.pt")).find("data.pkl"), std::string::npos);
 }

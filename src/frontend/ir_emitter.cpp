@@ -1356,7 +1356,18 @@ void FunctionEmitter::emitWith(const WithStmt& s) {
 
 // ====================================================================== expressions
 
+namespace {
+struct ExprDepthGuard {
+  ExprDepthGuard(int& d, const SourceRange& loc) : d_(d) {
+    if (++d_ > 1000) throw CompileError("expression is too deeply nested (more than 1000 levels)", loc);
+  }
+  ~ExprDepthGuard() { --d_; }
+  int& d_;
+};
+}  // namespace
+
 Value* FunctionEmitter::emitExpr(const ExprPtr& e, const TypePtr& typeHint) {
+  ExprDepthGuard guard(exprDepth_, e->range);
   switch (e->kind) {
     case ExprKind::Int: return insertConstant(IValue(e->as<IntExpr>().value), e->range);
     case ExprKind::Float: return insertConstant(IValue(e->as<FloatExpr>().value), e->range);
@@ -1392,6 +1403,7 @@ Value* FunctionEmitter::emitExpr(const ExprPtr& e, const TypePtr& typeHint) {
 }
 
 SugaredValuePtr FunctionEmitter::emitSugaredExpr(const ExprPtr& e, size_t nBinders, const TypePtr& typeHint) {
+  ExprDepthGuard guard(exprDepth_, e->range);
   switch (e->kind) {
     case ExprKind::Name: return lookupName(e->as<NameExpr>());
     case ExprKind::Attribute: {

@@ -186,6 +186,7 @@ class FunctionEmitter {
   TypePtr declaredReturn_;       // null when not annotated
   std::vector<TypePtr> returnTypes_;
   int loopDepth_ = 0;
+  int exprDepth_ = 0;  // bounds recursion on pathological expressions
   size_t tmpCounter_ = 0;
 };
 

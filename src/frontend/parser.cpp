@@ -194,6 +194,7 @@ class Parser {
   }
 
   StmtPtr compoundStatement() {
+    DepthGuard guard(*this);
     size_t start = cur().start;
     if (isOp("@")) {
       std::vector<ExprPtr> decorators;
@@ -524,7 +525,18 @@ class Parser {
     return e;
   }
 
+  // Bounds the recursion on pathological input (deeply nested brackets or blocks).
+  struct DepthGuard {
+    explicit DepthGuard(Parser& p) : p_(p) {
+      if (++p_.depth_ > kMaxDepth) p_.fail("expression or block nesting is too deep (more than 200 levels)");
+    }
+    ~DepthGuard() { --p_.depth_; }
+    Parser& p_;
+  };
+  static constexpr int kMaxDepth = 200;
+
   ExprPtr test() {
+    DepthGuard guard(*this);
     size_t start = cur().start;
     if (acceptKw("lambda")) {
       std::vector<std::string> params;
@@ -648,6 +660,7 @@ class Parser {
   ExprPtr bitOr() { return binaryLevel(0); }
 
   ExprPtr factor() {
+    DepthGuard guard(*this);
     size_t start = cur().start;
     UnaryOpKind k;
     if (isOp("-")) k = UnaryOpKind::Neg;
@@ -911,6 +924,7 @@ class Parser {
   size_t pos_ = 0;
   size_t prevEnd_ = 0;
   size_t prevStart_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace

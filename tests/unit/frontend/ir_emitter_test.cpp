@@ -428,3 +428,10 @@ TEST(IrEmitter, Enums) {
   EXPECT_TRUE(contains(compileError("from enum import Enum\nclass E(Enum):\n    A = 1\n    B = 'x'\n"),
                        "Enum class with varying value types are not supported."));
 }
+
+TEST(IrEmitterErrors, LongOperatorChainsAreBounded) {
+  std::string src = "def f(x: int) -> int:\n    return x";
+  for (int i = 0; i < 5000; ++i) src += " + x";
+  src += "\n";
+  EXPECT_TRUE(contains(compileError(src), "too deeply nested"));
+}

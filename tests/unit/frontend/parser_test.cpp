@@ -320,3 +320,14 @@ TEST(Parser, Errors) {
   e = errorOf("f(a=1, b)\n");
   EXPECT_NE(e.find("positional argument follows keyword argument"), std::string::npos) << e;
 }
+
+TEST(Parser, DeepNestingIsAnErrorNotACrash) {
+  std::string deep = "x = " + std::string(5000, '(') + "1" + std::string(5000, ')') + "\n";
+  EXPECT_NE(errorOf(deep).find("nesting is too deep"), std::string::npos);
+  std::string neg = "x = " + std::string(5000, '-') + "1\n";
+  EXPECT_NE(errorOf(neg).find("nesting is too deep"), std::string::npos);
+  std::string blocks;
+  for (int i = 0; i < 300; ++i) blocks += std::string(static_cast<size_t>(i), ' ') + "if x:\n";
+  blocks += std::string(300, ' ') + "pass\n";
+  EXPECT_NE(errorOf(blocks).find("nesting is too deep"), std::string::npos);
+}

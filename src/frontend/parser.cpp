@@ -642,7 +642,9 @@ class Parser {
     size_t start = cur().start;
     if (level == 6) return factor();
     ExprPtr lhs = binaryLevel(level + 1);
+    size_t chain = 0;
     while (cur().kind == TokenKind::Op) {
+      if (++chain > 5000) fail("expression is too long (more than 5000 chained operators)");
       bool found = false;
       for (auto& [s, k] : kLevels[level]) {
         if (cur().sval == s) {
@@ -685,7 +687,9 @@ class Parser {
   ExprPtr atomExpr() {
     size_t start = cur().start;
     ExprPtr e = atom();
+    size_t chain = 0;
     while (true) {
+      if (++chain > 5000) fail("expression is too long (more than 5000 chained calls, subscripts or attributes)");
       if (acceptOp("(")) {
         std::vector<ExprPtr> args;
         std::vector<Keyword> kws;

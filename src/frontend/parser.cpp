@@ -255,6 +255,7 @@ class Parser {
   }
 
   StmtPtr ifRest(size_t start) {
+    DepthGuard guard(*this);
     ExprPtr t = namedTest();
     StmtList body = block();
     StmtList orelse;

@@ -3,6 +3,9 @@
 
 #include <dnnl.hpp>
 
+#include <atomic>
+#include <cstdlib>
+
 #include "ops/kernel_args.h"
 #include "ops/onednn_utils.h"
 #include "ops/operator.h"
@@ -145,7 +148,18 @@ void directConv(const Tensor& in, const Tensor& w, const Tensor& b, Tensor& out,
   }
 }
 
+std::atomic<int>& channelsLastSetting() {
+  static std::atomic<int> v{[] {
+    const char* e = std::getenv("KINDLING_CHANNELS_LAST");
+    return e && e[0] == '1' ? 1 : 0;
+  }()};
+  return v;
+}
+
 }  // namespace
+
+void setPreferChannelsLast(bool on) { channelsLastSetting().store(on ? 1 : 0); }
+bool preferChannelsLast() { return channelsLastSetting().load(std::memory_order_relaxed) != 0; }
 
 Tensor convolution(const Tensor& inputArg, const Tensor& weight, const Tensor& bias, const IntArray& stride,
                    const IntArray& paddingL, const IntArray& paddingR, const IntArray& dilation, int64_t groups,
@@ -180,7 +194,7 @@ Tensor convolution(const Tensor& inputArg, const Tensor& weight, const Tensor& b
              joinX(padded), joinX(kernel));
   }
 
-  const bool channelsLastOut = suggestsChannelsLast(input);
+  const bool channelsLastOut = suggestsChannelsLast(input) || (preferChannelsLast() && spatial == 2);
   Tensor out = channelsLastOut ? Tensor::emptyStrided(outSizes, channelsLastStrides(outSizes), input.dtype())
                                : Tensor::empty(outSizes, input.dtype());
   if (out.numel() == 0) return unbatched ? out.squeeze(0) : out;
@@ -265,7 +279,14 @@ Tensor convolution(const Tensor& inputArg, const Tensor& weight, const Tensor& b
   if (post.residual.defined()) {
     KD_CHECK(post.residual.sizes() == outSizes, "fused convolution: residual of size {} does not match output {}",
              post.residual.sizesStr(), out.sizesStr());
-    dstTmp.copy_(post.residual);
+    bool dense = post.residual.dtype() == ScalarType::Float && post.residual.numel() > 0;
+    for (int64_t d = 0; d < post.residual.dim(); ++d)
+      dense = dense && (post.residual.sizes()[d] == 1 || post.residual.strides()[d] > 0);
+    if (dense) {
+      onednn::reorder(onednn::memoryOf(post.residual, onednn::descOf(post.residual)), dstMem);
+    } else {
+      dstTmp.copy_(post.residual);
+    }
   }
   std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, srcMem}, {DNNL_ARG_WEIGHTS, wMem}, {DNNL_ARG_DST, dstMem}};
   Tensor b;

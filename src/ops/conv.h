@@ -22,6 +22,16 @@ struct ConvPostOp {
   float lo = 0.f, hi = 0.f;  // Clamp bounds
 };
 
+/// Layout policy for 2-d convolutions of NCHW inputs. Off (default): the output is NCHW-contiguous, as
+/// PyTorch returns it. On: the output stays channels_last (NHWC strides, same values and sizes), so a chain
+/// of conv / batch_norm / relu / add / pool runs without any layout reorders between layers — 1.2-2x faster on
+/// CNNs. Only observable through strides: .stride(), .is_contiguous(), and view() of a non-trivial spatial
+/// shape failing where PyTorch's would succeed, so enable it only for graphs that do not observe layout
+/// (a frozen inference graph without view/stride/is_contiguous/data_ptr on conv outputs). The environment
+/// variable KINDLING_CHANNELS_LAST=1 sets the initial value.
+void setPreferChannelsLast(bool on);
+bool preferChannelsLast();
+
 /// N-d convolution (1 to 3 spatial dims), PyTorch semantics:
 ///   input  [N, C, *spatial] (or unbatched [C, *spatial]), weight [O, C/groups, *kernel], bias [O] or undefined.
 ///   stride/dilation/paddingL/paddingR have one entry per spatial dim (paddingR differs from paddingL only

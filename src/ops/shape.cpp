@@ -266,6 +266,18 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
   KD_CHECK(ref->dim() > 0, "zero-dimensional tensor (at position {}) cannot be concatenated", 0);
   const int64_t nd = ref->dim();
   const int64_t d = maybeWrapDim(dim, nd);
+  // All inputs channels_last (as conv outputs may be): concatenate in NHWC order and return channels_last,
+  // as PyTorch does, instead of transposing every input into an NCHW result.
+  if (nd == 4) {
+    bool allCl = true;
+    for (const auto& t : tensors) allCl = allCl && t.dim() == 4 && !t.is_contiguous() && isChannelsLast(t);
+    if (allCl) {
+      std::vector<Tensor> perm;
+      for (const auto& t : tensors) perm.push_back(t.permute({0, 2, 3, 1}));
+      static const int64_t toNhwc[4] = {0, 3, 1, 2};  // NCHW dim -> NHWC dim
+      return cat(perm, toNhwc[d]).permute({0, 3, 1, 2});
+    }
+  }
   IntArray outSizes = ref->sizes();
   int64_t total = 0;
   for (size_t i = 0; i < tensors.size(); ++i) {

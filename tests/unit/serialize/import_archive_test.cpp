@@ -154,6 +154,34 @@ TEST_F(ImportArchive, EnumAttribute) {
   EXPECT_EQ(a.module.attr("c").toEnum()->name, "GREEN");
 }
 
+// Every single-byte corruption of data.pkl is either still loadable or a clean Error; nothing crashes.
+TEST_F(ImportArchive, CorruptedDataPklNeverCrashes) {
+  ZipReader r(scratchPath("imp.pt"));
+  std::string pkl = r.readRecordString("data.pkl");
+  std::vector<std::pair<std::string, std::string>> records;
+  for (const auto& name : r.records()) records.emplace_back(name, r.readRecordString(name));
+  size_t errors = 0;
+  std::string path = scratchPath("corrupt.pt");
+  for (size_t i = 0; i < pkl.size(); ++i) {
+    for (int b : {0x00, 0xff, int('h')}) {
+      std::string c = pkl;
+      c[i] = static_cast<char>(b);
+      {
+        ZipWriter w(path, r.rootName());
+        for (const auto& [name, data] : records) w.writeRecord(name, name == "data.pkl" ? c : data);
+      }
+      try {
+        importArchive(path);
+      } catch (const Error&) {
+        ++errors;
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << "byte " << i << ": unexpected exception " << e.what();
+      }
+    }
+  }
+  EXPECT_GT(errors, pkl.size());
+}
+
 TEST_F(ImportArchive, FrozenArchiveConstants) {
   ImportedArchive a = importArchive(scratchPath("frozen.pt"));
   EXPECT_EQ(a.constants.size(), 2u);

@@ -18,7 +18,7 @@ import os
 import sys
 import time
 
-GENERATOR_VERSION = "5"
+GENERATOR_VERSION = "6"
 
 # name -> input shape for forward (batch first).
 MODELS = {
@@ -186,7 +186,43 @@ def generate_print_fixtures(out_dir):
             f.write(str(y))
 
 
-EXTRA = {"print": generate_print_fixtures}
+def generate_values_fixture(out_dir):
+    """A scripted module returning a tuple of every kind of value `--output` must write in torch.save's
+    format (tensor, int, float, bool, str, None, list, dict, nested tuple), exercising list/dict/str
+    builtins on the way. Writes values.pt, values_input.pt, values_expected.pt."""
+    import torch
+    from typing import Dict, List, Optional, Tuple
+
+    class Values(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.scale = 2.5
+            self.names = ["a", "b", "c"]
+
+        def forward(self, x: torch.Tensor, k: int) -> Tuple[torch.Tensor, int, float, bool, str, Optional[torch.Tensor],
+                                                            List[int], Dict[str, torch.Tensor], Tuple[int, List[float]]]:
+            sizes: List[int] = []
+            for d in x.shape:
+                sizes.append(d * k)
+            parts: Dict[str, torch.Tensor] = {}
+            for i, name in enumerate(self.names):
+                parts[name] = x[i] * float(i + 1)
+            total = int(x.numel()) + k
+            none_val: Optional[torch.Tensor] = None
+            label = "n=" + str(total) + ":" + ",".join(self.names)
+            return (x * self.scale, total, self.scale / 4.0, total > 10, label, none_val, sizes, parts,
+                    (k // 2, [float(k) / 4.0, -1.5]))
+
+    torch.manual_seed(0)
+    m = torch.jit.script(Values().eval())
+    path = os.path.join(out_dir, "values.pt")
+    torch.jit.save(m, path)
+    args = (torch.arange(12, dtype=torch.float32).reshape(3, 4), 7)
+    torch.save(args, os.path.join(out_dir, "values_input.pt"))
+    torch.save(torch.jit.load(path)(*args), os.path.join(out_dir, "values_expected.pt"))
+
+
+EXTRA = {"print": generate_print_fixtures, "values": generate_values_fixture}
 
 
 def ensure_fixtures(out_dir, names=None, verbose=True):

@@ -61,3 +61,31 @@ def test_bundled_example(run_kindling, tmp_path):
     with torch.no_grad():
         expected = torch.jit.load(str(archive))(*torch.load(inp))
     _compare(torch.load(out), expected, "examples/tiny_cnn")
+
+
+def _assert_same_value(got, expected, path="out"):
+    """Structural equality of torch.load results: same Python types, tensors equal in dtype/shape/values."""
+    if isinstance(expected, torch.Tensor):
+        assert isinstance(got, torch.Tensor), f"{path}: {type(got).__name__} instead of Tensor"
+        assert got.dtype == expected.dtype and got.shape == expected.shape, \
+            f"{path}: {got.dtype}{tuple(got.shape)} != {expected.dtype}{tuple(expected.shape)}"
+        assert torch.allclose(got, expected, rtol=RTOL, atol=ATOL), f"{path}: {got} != {expected}"
+    elif isinstance(expected, (tuple, list)):
+        assert type(got) is type(expected) and len(got) == len(expected), f"{path}: {got!r} != {expected!r}"
+        for i, (g, e) in enumerate(zip(got, expected)):
+            _assert_same_value(g, e, f"{path}[{i}]")
+    elif isinstance(expected, dict):
+        assert isinstance(got, dict) and list(got) == list(expected), f"{path}: keys {list(got)} != {list(expected)}"
+        for k in expected:
+            _assert_same_value(got[k], expected[k], f"{path}[{k!r}]")
+    else:
+        assert type(got) is type(expected) and got == expected, f"{path}: {got!r} != {expected!r}"
+
+
+def test_output_values_of_every_kind(fixtures_dir, run_kindling, tmp_path):
+    """--output writes tuples, ints, floats, bools, strs, None, lists and dicts as torch.save does."""
+    out = tmp_path / "out.pt"
+    res = run_kindling("run", fixtures_dir / "values.pt", "--input", fixtures_dir / "values_input.pt", "--output", out)
+    assert_no_crash(res)
+    assert res.returncode == 0, res.describe()
+    _assert_same_value(torch.load(out), torch.load(fixtures_dir / "values_expected.pt"))

@@ -89,3 +89,34 @@ def test_output_values_of_every_kind(fixtures_dir, run_kindling, tmp_path):
     assert_no_crash(res)
     assert res.returncode == 0, res.describe()
     _assert_same_value(torch.load(out), torch.load(fixtures_dir / "values_expected.pt"))
+
+
+def _run_and_compare(run_kindling, tmp_path, archive, args, key):
+    inp, out = tmp_path / "in.pt", tmp_path / "out.pt"
+    torch.save(args, inp)
+    res = run_kindling("run", archive, "--input", inp, "--output", out)
+    assert_no_crash(res)
+    assert res.returncode == 0, res.describe()
+    with torch.no_grad():
+        expected = torch.jit.load(str(archive))(*args)
+    _compare(torch.load(out), expected, key)
+
+
+@pytest.mark.parametrize("model", ["squeezenet1_1", "mobilenet_v2", "resnet18"])
+def test_other_batch_and_size(model, fixtures_dir, run_kindling, tmp_path):
+    """Nothing is specialized to the 1x3x224x224 the models were saved with: batch 2 at 96x96."""
+    x = torch.randn(2, 3, 96, 96, generator=torch.Generator().manual_seed(5))
+    _run_and_compare(run_kindling, tmp_path, fixtures_dir / f"{model}_scripted.pt", (x,), f"{model}_2x96")
+
+
+def test_channels_last_input(fixtures_dir, run_kindling, tmp_path):
+    """A channels_last input (torch.save keeps its strides) gives the same numbers."""
+    x = torch.load(fixtures_dir / "resnet18_input.pt")[0].contiguous(memory_format=torch.channels_last)
+    _run_and_compare(run_kindling, tmp_path, fixtures_dir / "resnet18_traced.pt", (x,), "resnet18_channels_last")
+
+
+def test_non_contiguous_input(fixtures_dir, run_kindling, tmp_path):
+    """A transposed (non-contiguous) input view."""
+    x = torch.randn(8, 1, 8, 4, generator=torch.Generator().manual_seed(6)).transpose(0, 3)
+    assert not x.is_contiguous()
+    _run_and_compare(run_kindling, tmp_path, fixtures_dir / "mlp_scripted.pt", (x,), "mlp_non_contiguous")

@@ -1,12 +1,19 @@
 // The inference pass pipeline (see passes/pipeline.h).
 #include "passes/pipeline.h"
 
+#include "passes/canonicalize/constant_pooling.h"
 #include "passes/canonicalize/constant_propagation.h"
 #include "passes/canonicalize/dead_code_elimination.h"
 #include "passes/canonicalize/inliner.h"
 #include "passes/optimize/fold_conv_batch_norm.h"
 
 namespace kindling {
+
+void runCleanupPasses(Graph& graph) {
+  propagateConstants(graph, /*immutableTypesOnly=*/true);
+  eliminateDeadCode(graph);
+  poolConstants(graph);
+}
 
 void runInferencePasses(Graph& graph, const PassContext& ctx) {
   if (ctx.calleeGraph) inlineCalls(graph, ctx.calleeGraph);

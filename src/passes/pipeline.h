@@ -19,6 +19,11 @@ struct PassContext {
   CalleeGraphFn calleeGraph;  // empty: no inlining
 };
 
+/// What PyTorch runs on a graph right after emitting it (ir_emitter.cpp runCleanupPasses), so that
+/// print(fn.graph) matches: constant propagation on immutable types, dead code elimination, constant
+/// pooling. GraphFunction runs it once after the body is emitted.
+void runCleanupPasses(Graph& graph);
+
 /// Inliner, constant propagation, dead code elimination, in that order. Modifies `graph` in place.
 void runInferencePasses(Graph& graph, const PassContext& ctx = {});
 

@@ -54,6 +54,7 @@ void GraphFunction::ensureDefined() {
   defining_ = true;
   try {
     creator_(*this);
+    runCleanupPasses(*graph_);  // as PyTorch after emission: print(fn.graph) shows the cleaned graph
   } catch (...) {
     defining_ = false;
     // Start again from an empty graph if the body is requested again.

@@ -192,7 +192,7 @@ bool tryFoldIsNone(Graph& g, Node* n) {
   return false;
 }
 
-void propagateBlock(Graph& g, Block* b) {
+void propagateBlock(Graph& g, Block* b, bool immutableOnly) {
   for (auto it = b->begin(); it != b->end();) {
     Node* n = *it++;
     Symbol k = n->kind();
@@ -203,12 +203,12 @@ void propagateBlock(Graph& g, Block* b) {
       continue;
     }
     if (!n->blocks().empty()) {
-      for (Block* sb : n->blocks()) propagateBlock(g, sb);
+      for (Block* sb : n->blocks()) propagateBlock(g, sb, immutableOnly);
       continue;
     }
-    if (tryFoldIsNone(g, n)) continue;
+    if (!immutableOnly && tryFoldIsNone(g, n)) continue;
     // prim::unchecked_cast to a type the input already has is a no-op (lets list constants fold).
-    if (k == prim::unchecked_cast && n->inputs().size() == 1 && n->outputs().size() == 1 && n->input(0)->type() &&
+    if (!immutableOnly && k == prim::unchecked_cast && n->inputs().size() == 1 && n->outputs().size() == 1 && n->input(0)->type() &&
         n->output()->type() && n->input(0)->type()->isSubtypeOf(n->output()->type())) {
       n->output()->replaceAllUsesWith(n->input(0));
       n->destroy();
@@ -217,6 +217,8 @@ void propagateBlock(Graph& g, Block* b) {
     if (!allInputsConstant(n)) continue;
     if (n->op()) {
       tryFoldOperator(g, n);
+    } else if (immutableOnly && k == prim::ListConstruct) {
+      continue;
     } else if (n->inputs().size() > 0 || k == prim::TupleConstruct || k == prim::ListConstruct) {
       tryFoldStructural(g, n);
     }
@@ -225,9 +227,9 @@ void propagateBlock(Graph& g, Block* b) {
 
 }  // namespace
 
-void propagateConstants(Graph& graph) {
+void propagateConstants(Graph& graph, bool immutableTypesOnly) {
   // Two sweeps: nodes moved out of folded If branches get folded on the second.
-  for (int i = 0; i < 2; ++i) propagateBlock(graph, graph.block());
+  for (int i = 0; i < 2; ++i) propagateBlock(graph, graph.block(), immutableTypesOnly);
 }
 
 }  // namespace kindling

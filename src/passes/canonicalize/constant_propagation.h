@@ -16,6 +16,9 @@
 
 namespace kindling {
 
-void propagateConstants(Graph& graph);
+/// `immutableTypesOnly` (PyTorch's ConstantPropagationImmutableTypes, run after emission so graphs print
+/// as print(fn.graph)): only the operator, tuple and If folds — no list constants, no `is None` peephole
+/// on non-constants, no unchecked_cast removal.
+void propagateConstants(Graph& graph, bool immutableTypesOnly = false);
 
 }  // namespace kindling

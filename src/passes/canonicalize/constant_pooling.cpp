@@ -1,0 +1,78 @@
+// Constant pooling (see passes/canonicalize/constant_pooling.h).
+#include "passes/canonicalize/constant_pooling.h"
+
+#include <cstring>
+#include <vector>
+
+namespace kindling {
+
+namespace {
+
+bool poolable(const IValue& v) {
+  switch (v.tag()) {
+    case IValue::Tag::List: case IValue::Tag::Dict: case IValue::Tag::Object: case IValue::Tag::Future:
+      return false;
+    case IValue::Tag::Tuple:
+      for (const IValue& e : v.toTupleRef().elements)
+        if (!poolable(e)) return false;
+      return true;
+    default:
+      return true;
+  }
+}
+
+bool sameConstant(const Node* a, const Node* b) {
+  const TypePtr& ta = a->output()->type();
+  const TypePtr& tb = b->output()->type();
+  if ((ta == nullptr) != (tb == nullptr)) return false;
+  if (ta && ta->str() != tb->str()) return false;
+  if (ta && ta->kind() == TypeKind::Function) {
+    return a->hasAttribute("name") && b->hasAttribute("name") && a->s("name") == b->s("name") &&
+           a->output()->type()->equals(*b->output()->type());
+  }
+  bool ha = a->hasAttribute("value"), hb = b->hasAttribute("value");
+  if (ha != hb) return false;
+  if (!ha) return true;  // None
+  const IValue& va = a->ival("value");
+  const IValue& vb = b->ival("value");
+  if (va.tag() != vb.tag()) return false;
+  if (va.isTensor()) return va.is(vb);
+  if (va.isDouble()) {
+    // Bitwise: 0.0 and -0.0 differ, NaN equals itself.
+    double x = va.toDouble(), y = vb.toDouble();
+    return std::memcmp(&x, &y, sizeof x) == 0;
+  }
+  return va == vb;
+}
+
+void poolBlock(Graph& g, Block* b, std::vector<Node*>& seen) {
+  for (auto it = b->begin(); it != b->end();) {
+    Node* n = *it++;
+    if (!n->blocks().empty()) {
+      for (Block* sb : n->blocks()) poolBlock(g, sb, seen);
+      continue;
+    }
+    if (n->kind() != prim::Constant || n->outputs().size() != 1) continue;
+    if (n->hasAttribute("value") && !poolable(n->ival("value"))) continue;
+    Node* existing = nullptr;
+    for (Node* s : seen)
+      if (sameConstant(s, n)) { existing = s; break; }
+    if (existing) {
+      n->output()->replaceAllUsesWith(existing->output());
+      n->destroy();
+      continue;
+    }
+    seen.push_back(n);
+    Node* first = *g.block()->begin();
+    if (n != first) n->moveBefore(first);
+  }
+}
+
+}  // namespace
+
+void poolConstants(Graph& graph) {
+  std::vector<Node*> seen;
+  poolBlock(graph, graph.block(), seen);
+}
+
+}  // namespace kindling

@@ -5,6 +5,7 @@ the program), and never crash, hang or abort.
 Broken archives are made from a real archive written by torch.jit.save, rewritten with zipfile so that only
 the record under test changes.
 """
+import pickletools
 import re
 import zipfile
 
@@ -94,7 +95,10 @@ def test_broken_pickle(run_kindling, tmp_path, base, base_input):
 
 def test_pickle_bad_opcode(run_kindling, tmp_path, base, base_input):
     pkl = bytearray(read_record(base, "data.pkl"))
-    pkl[20] = 0xFE  # not a pickle opcode, in the middle of the module's state
+    # Overwrite the 6th opcode (inside the root module's state, past PROTO/GLOBAL/...) with 0xFE, which
+    # is no pickle opcode.
+    offsets = [pos for _, _, pos in pickletools.genops(bytes(pkl))]
+    pkl[offsets[5]] = 0xFE
     bad = rewrite_archive(base, tmp_path / "bad_opcode.pt", replace={"data.pkl": bytes(pkl)})
     check_error(run_kindling("run", bad, "--input", base_input), {1}, "data.pkl")
 

@@ -136,7 +136,7 @@ TypePtr defineClass(CompilationTarget& target, const std::shared_ptr<SourceFile>
       if (!valueType) throw CompileError("Enum classes must have at least one member", cls.range);
       auto et = std::make_shared<EnumType>(qualName, valueType);
       for (auto& [name, v] : members)
-        et->members.emplace_back(name, std::make_shared<IValue>(IValue(makeIntrusive<EnumHolder>(et, name, v))));
+        et->members.emplace_back(name, std::make_shared<IValue>(v));  // raw values, as c10's enumNamesValues
       target.addType(et);
       return et;
     }

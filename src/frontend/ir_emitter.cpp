@@ -1504,6 +1504,13 @@ SugaredValuePtr FunctionEmitter::emitSpecialForm(const SpecialFormValue& f, cons
                              " positional arguments but got " + std::to_string(c.args.size()),
                          loc);
   };
+  if (form == "__new__") {
+    // C.__new__(C) in archive code: an uninitialized object (its __init__ is called next)
+    Node* n = graph_.insert(prim::CreateObject, {}, 1);
+    n->setSourceRange(loc);
+    n->output()->setType(f.type);
+    return std::make_shared<SimpleValue>(n->output());
+  }
   if (form == "annotate") {
     nargs(2, 2);
     TypePtr t = typeParser_.parse(c.args[0]);

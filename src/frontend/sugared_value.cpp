@@ -334,20 +334,11 @@ SugaredValuePtr MethodValue::call(const SourceRange& loc, FunctionEmitter& m, co
 }
 
 SugaredValuePtr ClassValue::attr(const SourceRange& loc, FunctionEmitter& m, const std::string& field) {
-  if (field == "__new__") {
-    TypePtr t = type;
-    return std::make_shared<LambdaCallValue>("__new__", [t](const SourceRange& l, FunctionEmitter& em,
-                                                            const std::vector<NamedValue>&,
-                                                            const std::vector<NamedValue>&) {
-      Node* n = em.graph().insert(prim::CreateObject, {}, 1);
-      n->setSourceRange(l);
-      n->output()->setType(t);
-      return simple(n->output());
-    });
-  }
+  if (field == "__new__") return std::make_shared<SpecialFormValue>("__new__", type);
   if (auto* et = type->cast<EnumType>()) {
+    auto shared = std::static_pointer_cast<const EnumType>(type);
     for (auto& [name, v] : et->members)
-      if (name == field) return simple(m.insertConstant(*v, loc, type));
+      if (name == field) return simple(m.insertConstant(IValue(makeIntrusive<EnumHolder>(shared, name, *v)), loc, type));
     throw CompileError("'" + et->qualName() + "' has no member '" + field + "'", loc);
   }
   if (auto* ct = type->cast<ClassType>()) {
@@ -390,7 +381,9 @@ std::vector<SugaredValuePtr> ClassValue::asTuple(const SourceRange& loc, Functio
   auto* et = type->cast<EnumType>();
   if (!et) throw CompileError("cannot iterate over " + kind(), loc);
   std::vector<SugaredValuePtr> out;
-  for (auto& [name, v] : et->members) out.push_back(simple(m.insertConstant(*v, loc, type)));
+  auto shared = std::static_pointer_cast<const EnumType>(type);
+  for (auto& [name, v] : et->members)
+    out.push_back(simple(m.insertConstant(IValue(makeIntrusive<EnumHolder>(shared, name, *v)), loc, type)));
   return out;
 }
 

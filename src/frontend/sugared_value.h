@@ -137,9 +137,10 @@ struct SugaredTupleValue : SugaredValue {
 
 /// Names handled by the emitter with access to the raw call expression (annotate, isinstance, range, ...).
 struct SpecialFormValue : SugaredValue {
-  explicit SpecialFormValue(std::string f) : form(std::move(f)) {}
+  explicit SpecialFormValue(std::string f, TypePtr t = nullptr) : form(std::move(f)), type(std::move(t)) {}
   std::string kind() const override { return "builtin '" + form + "'"; }
   std::string form;
+  TypePtr type;  // for "__new__": the class to create
 };
 
 /// An exception class (`ValueError`): `raise ValueError(msg)` → prim::RaiseException(msg, "builtins.ValueError").

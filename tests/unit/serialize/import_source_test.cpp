@@ -70,6 +70,29 @@ const std::map<std::string, std::string> kFiles = {
      "    _1 = getattr(self, \"1\")\n"
      "    _2 = __torch__.torch.nn.functional.relu((_0).forward(x, ), True, )\n"
      "    return (_1).forward(_2, )\n"},
+    {"code/__torch__/extra.py",
+     "class Color(Enum):\n"
+     "  RED = 1\n"
+     "  GREEN = 2\n"
+     "class Holder:\n"
+     "  x : int\n"
+     "  def __init__(self: __torch__.extra.Holder,\n"
+     "    x: int) -> NoneType:\n"
+     "    self.x = x\n"
+     "    return None\n"
+     "class User(Module):\n"
+     "  training : bool\n"
+     "  c : __torch__.extra.Color\n"
+     "  def forward(s: __torch__.extra.User,\n"
+     "    x: Tensor) -> int:\n"
+     "    h = __torch__.extra.Holder.__new__(__torch__.extra.Holder)\n"
+     "    _0 = (h).__init__(3, )\n"
+     "    c = s.c\n"
+     "    if torch.eq(c, __torch__.extra.Color.GREEN):\n"
+     "      _1 = h.x\n"
+     "    else:\n"
+     "      _1 = 0\n"
+     "    return _1\n"},
     {"code/__torch__/broken.py",
      "class Broken(Module):\n"
      "  training : bool\n"
@@ -146,6 +169,23 @@ TEST(SourceImporter, BodiesCompileLazilyAndResolveAcrossFiles) {
   EXPECT_NE(c.find("aten::conv2d(%input, %weight, %bias,"), std::string::npos) << c;
   EXPECT_EQ(imp.loadFunction("__torch__.torch.nn.functional.relu"), target.findFunction("__torch__.torch.nn.functional.relu"));
   EXPECT_EQ(imp.version(), 3u);
+}
+
+TEST(SourceImporter, ScriptClassesAndEnums) {
+  TestTarget target;
+  int reads = 0;
+  SourceImporter imp(target, memoryReader(&reads), {}, 3, &testing::allSchemasRegistry());
+  auto user = imp.loadClass("__torch__.extra.User");
+  TypePtr color = imp.loadType("__torch__.extra.Color");
+  ASSERT_EQ(color->kind(), TypeKind::Enum);
+  ASSERT_EQ(color->cast<EnumType>()->members.size(), 2u);
+  EXPECT_EQ(color->cast<EnumType>()->members[1].second->toInt(), 2);  // raw member values
+  EXPECT_EQ(user->attributes()[1].type.get(), color.get());
+  std::string g = target.get("__torch__.extra.User.forward")->graph()->toString(false);
+  EXPECT_NE(g.find("%h : __torch__.extra.Holder = prim::CreateObject()"), std::string::npos) << g;
+  EXPECT_NE(g.find("prim::CallMethod[name=\"__init__\"](%h,"), std::string::npos) << g;
+  EXPECT_NE(g.find("__torch__.extra.Color = prim::Constant[value="), std::string::npos) << g;
+  EXPECT_NE(g.find("aten::eq(%c,"), std::string::npos) << g;
 }
 
 TEST(SourceImporter, Errors) {

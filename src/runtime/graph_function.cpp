@@ -26,6 +26,7 @@ static std::string stripSuffix(const std::string& n) {
 }
 
 const FunctionSchema& GraphFunction::getSchema() const {
+  if (schema_) return *schema_;  // set at definition (CompilationUnit::defineFunction): no lock needed
   std::lock_guard<std::recursive_mutex> g(mu_);
   if (!schema_) {
     auto s = std::make_unique<FunctionSchema>();

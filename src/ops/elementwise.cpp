@@ -749,6 +749,87 @@ void lerpScalar(Stack& s) {
   a.ret(it.output());
 }
 
+
+// addcmul / addcdiv: self + value * t1 (* or /) t2
+template <bool Div>
+void addcK(Stack& s) {
+  Args a(s, 4);
+  const Scalar value = a.scalar(3);
+  TensorIterator it;
+  it.addOutput(Tensor()).addInput(a.tensor(0)).addInput(a.tensor(1)).addInput(a.tensor(2)).build();
+  if (Div) {
+    KD_CHECK(!isIntegralType(it.commonDtype(), true),
+             "Integer division with addcdiv is no longer supported, and in a future release addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes.");
+  }
+  dispatchLoopTypesNoBool(it.loopComputeDtype(), Div ? "addcdiv_cpu_out" : "addcmul_cpu_out", [&](auto tag) {
+    using T = decltype(tag);
+    const T v = value.to<T>();
+    if constexpr (Div) cpuKernel(it, [v](T x, T y, T z) -> T { return static_cast<T>(x + v * (y / z)); });
+    else cpuKernel(it, [v](T x, T y, T z) -> T { return static_cast<T>(x + v * y * z); });
+  });
+  a.ret(it.output());
+}
+
+template <int Which>  // 0 isinf, 1 isfinite
+void classifyK(Stack& s) {
+  Args a(s, 1);
+  TensorIterator it;
+  it.addOutput(Tensor()).addInput(a.tensor(0)).outputDtype(ScalarType::Bool).build();
+  dispatchLoopTypes(it.loopComputeDtype(), Which == 0 ? "isinf" : "isfinite", [&](auto tag) {
+    using T = decltype(tag);
+    cpuKernel(it, [](T x) -> bool {
+      bool r = Which != 0;
+      if constexpr (isFloat<T>) r = Which == 0 ? std::isinf(x) : std::isfinite(x);
+      (void)x;
+      return r;
+    });
+  });
+  a.ret(it.output());
+}
+
+void nanToNumK(Stack& s) {
+  Args a(s, 4);
+  const Tensor self = a.tensor(0);
+  const auto nan = a.optDouble(1), pos = a.optDouble(2), neg = a.optDouble(3);
+  if (!isFloatingType(self.dtype())) {
+    a.ret(self.clone());
+    return;
+  }
+  TensorIterator it;
+  it.addOutput(Tensor()).addInput(self).build();
+  dispatchLoopFloating(it.loopComputeDtype(), "nan_to_num", [&](auto tag) {
+    using T = decltype(tag);
+    // posinf/neginf default to the limits of the tensor's own dtype
+    double big = std::numeric_limits<T>::max();
+    if (self.dtype() == ScalarType::Half) big = 65504.0;
+    if (self.dtype() == ScalarType::BFloat16) big = 3.3895313892515355e38;
+    const T n = static_cast<T>(nan.value_or(0.0)), p = static_cast<T>(pos.value_or(big)), m = static_cast<T>(neg.value_or(-big));
+    cpuKernel(it, [n, p, m](T x) -> T { return std::isnan(x) ? n : (x == std::numeric_limits<T>::infinity() ? p : (x == -std::numeric_limits<T>::infinity() ? m : x)); });
+  });
+  a.ret(it.output());
+}
+
+void fracK(Stack& s) {
+  Args a(s, 1);
+  TensorIterator it;
+  it.addOutput(Tensor()).addInput(a.tensor(0)).build();
+  dispatchLoopFloating(it.loopComputeDtype(), "frac_cpu", [&](auto tag) {
+    using T = decltype(tag);
+    cpuKernel(it, [](T x) -> T { return x - std::trunc(x); });
+  });
+  a.ret(it.output());
+}
+
+void hypotK(Stack& s) {
+  Args a(s, 2);
+  TensorIterator it = binaryIter(a.tensor(0), a.tensor(1), Tensor());
+  dispatchLoopFloating(it.loopComputeDtype(), "hypot_cpu", [&](auto tag) {
+    using T = decltype(tag);
+    cpuKernel(it, [](T x, T y) -> T { return std::hypot(x, y); });
+  });
+  a.ret(it.output());
+}
+
 }  // namespace
 
 void registerElementwiseOps(OperatorRegistry& r) {
@@ -908,6 +989,13 @@ void registerElementwiseOps(OperatorRegistry& r) {
   r.add("aten::square(Tensor self) -> Tensor", squareK);
   r.add("aten::round.decimals(Tensor self, *, int decimals) -> Tensor", roundDecimals);
   r.add("aten::isnan(Tensor self) -> Tensor", isnanK);
+  r.add("aten::isinf(Tensor self) -> Tensor", classifyK<0>);
+  r.add("aten::isfinite(Tensor self) -> Tensor", classifyK<1>);
+  r.add("aten::nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor", nanToNumK);
+  r.add("aten::frac(Tensor self) -> Tensor", fracK);
+  r.add("aten::hypot(Tensor self, Tensor other) -> Tensor", hypotK);
+  r.add("aten::addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor", addcK<false>);
+  r.add("aten::addcdiv(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor", addcK<true>);
 }
 
 }  // namespace kindling

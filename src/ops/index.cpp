@@ -1,5 +1,7 @@
-// Indexing kernels: index_select, gather, masked_fill(_), index.Tensor (advanced indexing with integer or
+// Indexing kernels: index_select, gather, scatter / scatter_add, embedding, nonzero, masked_select, one_hot,
+// masked_fill(_), index.Tensor (advanced indexing with integer or
 // boolean index tensors and None for untouched dims, as x[idx] in TorchScript), tril/triu.
+#include <algorithm>
 #include <cstring>
 
 #include "ops/kernel_args.h"
@@ -232,6 +234,129 @@ void trilTriu(Stack& s) {
   a.ret(std::move(out));
 }
 
+
+// embedding(weight [V, D], indices) -> [*indices.shape, D]
+void embeddingK(Stack& s) {
+  Args a(s, 5);
+  const Tensor w = a.tensor(0), idx = a.tensor(1);
+  KD_CHECK(w.dim() == 2, "'weight' must be 2-D");
+  KD_CHECK(idx.dtype() == ScalarType::Long || idx.dtype() == ScalarType::Int,
+           "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got {} instead (while checking arguments for embedding)",
+           std::string("torch.") + scalarTypeName(idx.dtype()) + "Tensor");
+  IntArray shape = idx.sizes();
+  shape.push_back(w.sizes()[1]);
+  Tensor r = indexSelect(w, 0, idx.reshape({-1})).view(shape);
+  a.ret(std::move(r));
+}
+
+std::vector<IntArray> nonzeroPositions(const Tensor& t) {
+  const Tensor m = t.to(ScalarType::Bool).contiguous();
+  std::vector<IntArray> out;
+  IntArray pos(t.dim(), 0);
+  const bool* p = m.data_ptr<bool>();
+  for (int64_t e = 0; e < m.numel(); ++e) {
+    if (p[e]) out.push_back(pos);
+    for (int64_t k = t.dim() - 1; k >= 0; --k) {
+      if (++pos[k] < t.sizes()[k]) break;
+      pos[k] = 0;
+    }
+  }
+  return out;
+}
+void nonzeroK(Stack& s) {
+  Args a(s, 1);
+  const Tensor t = a.tensor(0);
+  const auto pos = nonzeroPositions(t);
+  std::vector<int64_t> flat;
+  for (const auto& p : pos) flat.insert(flat.end(), p.begin(), p.end());
+  Tensor r = Tensor::fromVector<int64_t>(flat, ScalarType::Long).reshape({static_cast<int64_t>(pos.size()), t.dim()});
+  a.ret(std::move(r));
+}
+void maskedSelectK(Stack& s) {
+  Args a(s, 2);
+  const Tensor self = a.tensor(0), mask = a.tensor(1);
+  KD_CHECK(mask.dtype() == ScalarType::Bool, "masked_select: expected BoolTensor for mask");
+  const IntArray shape = inferSize(self.sizes(), mask.sizes());
+  const Tensor x = self.expand(shape).contiguous(), m = mask.expand(shape).contiguous();
+  int64_t count = 0;
+  for (int64_t e = 0; e < m.numel(); ++e) count += m.data_ptr<bool>()[e];
+  Tensor out = Tensor::empty({count}, self.dtype());
+  const size_t es = self.element_size();
+  const char* X = static_cast<const char*>(x.data_ptr());
+  char* Y = static_cast<char*>(out.data_ptr());
+  int64_t j = 0;
+  for (int64_t e = 0; e < m.numel(); ++e)
+    if (m.data_ptr<bool>()[e]) std::memcpy(Y + (j++) * es, X + e * es, es);
+  a.ret(std::move(out));
+}
+void oneHotK(Stack& s) {
+  Args a(s, 2);
+  const Tensor self = a.tensor(0);
+  KD_CHECK(self.dtype() == ScalarType::Long, "one_hot is only applicable to index tensor.");
+  const std::vector<int64_t> v = indexValues(self, "one_hot");
+  int64_t nc = a.toInt(1);
+  if (nc == -1) {
+    KD_CHECK(!v.empty(), "Can not infer total number of classes from empty tensor.");
+    nc = *std::max_element(v.begin(), v.end()) + 1;
+  }
+  for (int64_t x : v) {
+    KD_CHECK(x >= 0, "Class values must be non-negative.");
+    KD_CHECK(x < nc, "Class values must be smaller than num_classes.");
+  }
+  IntArray shape = self.sizes();
+  shape.push_back(nc);
+  Tensor out = Tensor::zeros(shape, ScalarType::Long);
+  for (size_t i = 0; i < v.size(); ++i) out.data_ptr<int64_t>()[i * nc + v[i]] = 1;
+  a.ret(std::move(out));
+}
+
+/// scatter / scatter_add: out = self.clone(); out[... index[i] ...] (=|+=) src[i] along dim.
+Tensor scatterImpl(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, const Scalar* value, bool add) {
+  const int64_t d = maybeWrapDim(dim, self.dim());
+  KD_CHECK(index.dtype() == ScalarType::Long, "scatter(): Expected dtype int64 for index");
+  KD_CHECK(index.dim() == self.dim() || index.numel() == 0, "Index tensor must have the same number of dimensions as self tensor");
+  Tensor out = self.clone();
+  if (index.numel() == 0) return out;
+  const Tensor idx = index.contiguous();
+  const Tensor sv = value ? Tensor::full({}, *value, self.dtype()) : src.to(self.dtype());
+  const int64_t nd = index.dim();
+  const int64_t limit = self.dim() == 0 ? 1 : self.sizes()[d];
+  IntArray pos(nd, 0);
+  dispatchLoopTypes(self.dtype() == ScalarType::Half || self.dtype() == ScalarType::BFloat16 ? ScalarType::Undefined : self.dtype(), "scatter", [&](auto tag) {
+    using T = decltype(tag);
+    T* O = out.data_ptr<T>();
+    const T* S = sv.data_ptr<T>();
+    for (int64_t e = 0; e < idx.numel(); ++e) {
+      const int64_t v = idx.data_ptr<int64_t>()[e];
+      KD_CHECK_INDEX(v >= -limit && v < limit, "index {} is out of bounds for dimension {} with size {}", v, d, limit);
+      int64_t o = 0, so = 0;
+      for (int64_t k = 0; k < nd; ++k) {
+        o += (k == d ? (v < 0 ? v + limit : v) : pos[k]) * out.strides()[k];
+        if (!value) so += pos[k] * sv.strides()[k];
+      }
+      if (add) {
+        if constexpr (std::is_same_v<T, bool>) O[o] = O[o] || S[so];
+        else O[o] = static_cast<T>(O[o] + S[so]);
+      } else {
+        O[o] = S[so];
+      }
+      for (int64_t k = nd - 1; k >= 0; --k) {
+        if (++pos[k] < index.sizes()[k]) break;
+        pos[k] = 0;
+      }
+    }
+  });
+  return out;
+}
+void scatterSrcK(Stack& s) { Args a(s, 4); Tensor r = scatterImpl(a.tensor(0), a.toInt(1), a.tensor(2), a.tensor(3), nullptr, false); a.ret(std::move(r)); }
+void scatterValueK(Stack& s) {
+  Args a(s, 4);
+  const Scalar v = a.scalar(3);
+  Tensor r = scatterImpl(a.tensor(0), a.toInt(1), a.tensor(2), Tensor(), &v, false);
+  a.ret(std::move(r));
+}
+void scatterAddK(Stack& s) { Args a(s, 4); Tensor r = scatterImpl(a.tensor(0), a.toInt(1), a.tensor(2), a.tensor(3), nullptr, true); a.ret(std::move(r)); }
+
 }  // namespace
 
 void registerIndexOps(OperatorRegistry& r) {
@@ -243,6 +368,13 @@ void registerIndexOps(OperatorRegistry& r) {
   r.add("aten::masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!)", maskedFillTensor_);
   r.add("aten::index.Tensor(Tensor self, Tensor?[] indices) -> Tensor", indexK);
   r.add("aten::index.Tensor_hacked_twin(Tensor self, Tensor[] indices) -> Tensor", indexK);
+  r.add("aten::embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor", embeddingK);
+  r.add("aten::nonzero(Tensor self) -> Tensor", nonzeroK);
+  r.add("aten::masked_select(Tensor self, Tensor mask) -> Tensor", maskedSelectK);
+  r.add("aten::one_hot(Tensor self, int num_classes=-1) -> Tensor", oneHotK);
+  r.add("aten::scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", scatterSrcK);
+  r.add("aten::scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", scatterValueK);
+  r.add("aten::scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", scatterAddK);
   r.add("aten::tril(Tensor self, int diagonal=0) -> Tensor", trilTriu<true>);
   r.add("aten::triu(Tensor self, int diagonal=0) -> Tensor", trilTriu<false>);
 }

@@ -1,6 +1,6 @@
 // Normalization kernels: batch_norm (inference with running stats, and training mode with batch statistics
 // and the running-stat update PyTorch does), _batch_norm_impl_index, native_batch_norm, layer_norm,
-// native_layer_norm, group_norm. Direct loops over contiguous rows (NCHW) or channel vectors (channels_last);
+// native_layer_norm, group_norm, instance_norm. Direct loops over contiguous rows (NCHW) or channel vectors (channels_last);
 // arithmetic as ATen's batch_norm_cpu_inference: y = x * (w * invstd) + (b - mean * w * invstd).
 #include <cmath>
 #include <vector>
@@ -310,6 +310,39 @@ void groupNormOp(Stack& s) {
   a.ret(out.dtype() == input.dtype() ? out : out.to(input.dtype()));
 }
 
+
+// instance_norm: per-(n, c) statistics when use_input_stats, else batch_norm with the running stats.
+void instanceNormOp(Stack& s) {
+  Args a(s, 9);
+  const Tensor input = a.tensor(0), weight = a.optTensor(1), bias = a.optTensor(2);
+  const bool useInputStats = a.toBool(5);
+  const double eps = a.toDouble(7);
+  if (!useInputStats) {
+    BatchNormResult r = batchNorm(input, weight, bias, a.optTensor(3), a.optTensor(4), false, a.toDouble(6), eps);
+    a.ret(std::move(r.out));
+    return;
+  }
+  KD_CHECK(input.dim() >= 2, "instance_norm: expected input with at least 2 dimensions, but got {}", input.sizesStr());
+  const int64_t N = input.sizes()[0], C = input.sizes()[1];
+  const int64_t HxW = C == 0 || N == 0 ? 0 : input.numel() / (N * C);
+  KD_CHECK(HxW > 1 || input.numel() == 0, "Expected more than 1 spatial element when training, got input size {}", input.sizesStr());
+  const ScalarType st = input.dtype() == ScalarType::Double ? ScalarType::Double : ScalarType::Float;
+  Tensor out = Tensor::empty(input.sizes(), st);
+  dispatchLoopFloating(st, "instance_norm", [&](auto tag) {
+    using T = decltype(tag);
+    const Tensor x = input.to(st).contiguous();
+    normalizeRows<T>(x.data_ptr<T>(), out.data_ptr<T>(), N * C, HxW, eps, nullptr, nullptr, nullptr, nullptr);
+    const std::vector<double> w = toDoubles(weight, C, 1.0), b = toDoubles(bias, C, 0.0);
+    T* Y = out.data_ptr<T>();
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t c = 0; c < C; ++c) {
+        T* y = Y + (n * C + c) * HxW;
+        for (int64_t i = 0; i < HxW; ++i) y[i] = static_cast<T>(y[i] * w[c] + b[c]);
+      }
+  });
+  a.ret(out.dtype() == input.dtype() ? out : out.to(input.dtype()));
+}
+
 }  // namespace
 
 void registerNormOps(OperatorRegistry& r) {
@@ -318,6 +351,7 @@ void registerNormOps(OperatorRegistry& r) {
   r.add("aten::native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)", nativeBatchNormOp);
   r.add("aten::layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None, float eps=1.0000000000000001e-05, bool cudnn_enable=True) -> Tensor", layerNormOp);
   r.add("aten::native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)", nativeLayerNormOp);
+  r.add("aten::instance_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool use_input_stats, float momentum, float eps, bool cudnn_enabled) -> Tensor", instanceNormOp);
   r.add("aten::group_norm(Tensor input, int num_groups, Tensor? weight=None, Tensor? bias=None, float eps=1.0000000000000001e-05, bool cudnn_enabled=True) -> Tensor", groupNormOp);
 }
 

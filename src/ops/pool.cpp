@@ -1,10 +1,12 @@
-// Pooling kernels: max_pool{1,2}d (oneDNN for float32, direct loop otherwise), avg_pool{1,2}d and
+// Pooling and resampling kernels: upsample_nearest2d / upsample_bilinear2d (ATen's index and weight
+// formulas), max_pool2d_with_indices, max_pool{1,2}d (oneDNN for float32, direct loop otherwise), avg_pool{1,2}d and
 // adaptive_{avg,max}_pool{1,2}d (direct loops: PyTorch's divisor rules for ceil_mode + count_include_pad and
 // adaptive windows are not what oneDNN computes). Output sizes, windows and errors follow ATen's
 // Pool.h / AdaptiveAveragePooling.cpp. Outputs keep a channels_last input's layout, as PyTorch does.
 #include <dnnl.hpp>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "ops/kernel_args.h"
@@ -412,6 +414,175 @@ void adaptiveMaxPool2dOp(Stack& s) {
   a.ret(std::move(o), std::move(i));
 }
 
+
+// ---------------------------------------------------------------- upsampling (nearest, bilinear)
+
+/// ATen's compute_scales_value / area_pixel_compute_scale.
+float nearestScale(int64_t in, int64_t out, std::optional<double> scale) {
+  return scale && *scale > 0 ? static_cast<float>(1.0 / *scale) : static_cast<float>(in) / static_cast<float>(out);
+}
+int64_t nearestIndex(int64_t dst, int64_t in, int64_t out, float scale) {
+  if (out == in) return dst;
+  if (out == 2 * in) return dst >> 1;
+  return std::min(static_cast<int64_t>(std::floor(static_cast<float>(dst) * scale)), in - 1);
+}
+float linearScale(int64_t in, int64_t out, bool alignCorners, std::optional<double> scale) {
+  if (alignCorners) return out > 1 ? static_cast<float>(in - 1) / static_cast<float>(out - 1) : 0.f;
+  return nearestScale(in, out, scale);
+}
+float linearSource(float scale, int64_t dst, bool alignCorners) {
+  if (alignCorners) return scale * static_cast<float>(dst);
+  const float src = scale * (static_cast<float>(dst) + 0.5f) - 0.5f;
+  return src < 0.f ? 0.f : src;
+}
+
+Tensor upsample2d(const char* op, const Tensor& in, const IntArray& outSize, bool bilinear, bool alignCorners,
+                  std::optional<double> sh, std::optional<double> sw) {
+  KD_CHECK(in.dim() == 4, "Non-empty 4D data tensor expected but got a tensor with sizes {}", in.sizesStr());
+  KD_CHECK(outSize.size() == 2, "It is expected output_size equals to 2, but got size {}", outSize.size());
+  const int64_t N = in.sizes()[0], C = in.sizes()[1], H = in.sizes()[2], W = in.sizes()[3];
+  const int64_t OH = outSize[0], OW = outSize[1];
+  KD_CHECK(H > 0 && W > 0 && OH > 0 && OW > 0,
+           "Input and output sizes should be greater than 0, but got input (H: {}, W: {}) output (H: {}, W: {})", H, W,
+           OH, OW);
+  const bool cl = suggestsChannelsLast(in);
+  Tensor out = emptyLike4d({N, C, OH, OW}, in.dtype(), cl);
+  const ScalarType loopDt = in.dtype() == ScalarType::Double ? ScalarType::Double : ScalarType::Float;
+  KD_CHECK(isFloatingType(in.dtype()) || !bilinear, "\"{}\" not implemented for '{}'", op, scalarTypeName(in.dtype()));
+  if (!bilinear) {
+    const float scH = nearestScale(H, OH, sh), scW = nearestScale(W, OW, sw);
+    std::vector<int64_t> hi(OH), wi(OW);
+    for (int64_t i = 0; i < OH; ++i) hi[i] = nearestIndex(i, H, OH, scH);
+    for (int64_t j = 0; j < OW; ++j) wi[j] = nearestIndex(j, W, OW, scW);
+    const size_t es = in.element_size();
+    const char* X = static_cast<const char*>(in.data_ptr());
+    char* Y = static_cast<char*>(out.data_ptr());
+    const IntArray& xs = in.strides();
+    const IntArray& ys = out.strides();
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t c = 0; c < C; ++c)
+        for (int64_t i = 0; i < OH; ++i)
+          for (int64_t j = 0; j < OW; ++j)
+            std::memcpy(Y + (n * ys[0] + c * ys[1] + i * ys[2] + j * ys[3]) * es,
+                        X + (n * xs[0] + c * xs[1] + hi[i] * xs[2] + wi[j] * xs[3]) * es, es);
+    return out;
+  }
+  const Tensor x = in.dtype() == loopDt ? in : in.to(loopDt);
+  Tensor y = out.dtype() == loopDt ? out : Tensor::empty({N, C, OH, OW}, loopDt);
+  dispatchLoopFloating(loopDt, op, [&](auto tag) {
+    using T = decltype(tag);
+    const float scH = linearScale(H, OH, alignCorners, sh), scW = linearScale(W, OW, alignCorners, sw);
+    const T* X = x.data_ptr<T>();
+    T* Y = y.data_ptr<T>();
+    const IntArray& xs = x.strides();
+    const IntArray& ys = y.strides();
+    for (int64_t i = 0; i < OH; ++i) {
+      const float hr = linearSource(scH, i, alignCorners);
+      const int64_t h0 = static_cast<int64_t>(hr), h1 = h0 + (h0 < H - 1 ? 1 : 0);
+      const T lh1 = static_cast<T>(hr - static_cast<float>(h0)), lh0 = T(1) - lh1;
+      for (int64_t j = 0; j < OW; ++j) {
+        const float wr = linearSource(scW, j, alignCorners);
+        const int64_t w0 = static_cast<int64_t>(wr), w1 = w0 + (w0 < W - 1 ? 1 : 0);
+        const T lw1 = static_cast<T>(wr - static_cast<float>(w0)), lw0 = T(1) - lw1;
+        for (int64_t n = 0; n < N; ++n)
+          for (int64_t c = 0; c < C; ++c) {
+            const T* b = X + n * xs[0] + c * xs[1];
+            Y[n * ys[0] + c * ys[1] + i * ys[2] + j * ys[3]] =
+                lh0 * (lw0 * b[h0 * xs[2] + w0 * xs[3]] + lw1 * b[h0 * xs[2] + w1 * xs[3]]) +
+                lh1 * (lw0 * b[h1 * xs[2] + w0 * xs[3]] + lw1 * b[h1 * xs[2] + w1 * xs[3]]);
+          }
+      }
+    }
+  });
+  if (!y.is_same(out)) out.copy_(y);
+  return out;
+}
+
+/// Output size for the .vec overloads: output_size or floor(input * scale).
+IntArray vecOutputSize(const Tensor& in, const std::optional<IntArray>& size, const std::optional<std::vector<double>>& scales) {
+  KD_CHECK(size.has_value() != scales.has_value(), "Must specify exactly one of output_size and scale_factors");
+  if (size) return *size;
+  KD_CHECK(scales->size() == 2, "It is expected scale_factors equals to 2, but got size {}", scales->size());
+  return {static_cast<int64_t>(std::floor(in.sizes()[2] * (*scales)[0])),
+          static_cast<int64_t>(std::floor(in.sizes()[3] * (*scales)[1]))};
+}
+
+std::optional<std::vector<double>> optDoubles(const IValue& v) {
+  if (v.isNone()) return std::nullopt;
+  return v.toDoubleVector();
+}
+
+void upsampleNearest2dOp(Stack& s) {
+  Args a(s, 4);
+  Tensor r = upsample2d("upsample_nearest2d", a.tensor(0), a.intList(1, 2), false, false, a.optDouble(2), a.optDouble(3));
+  a.ret(std::move(r));
+}
+void upsampleNearest2dVecOp(Stack& s) {
+  Args a(s, 3);
+  const Tensor in = a.tensor(0);
+  const auto sc = optDoubles(a[2]);
+  Tensor r = upsample2d("upsample_nearest2d", in, vecOutputSize(in, a.optIntList(1), sc), false, false,
+                        sc ? std::optional<double>((*sc)[0]) : std::nullopt, sc ? std::optional<double>((*sc)[1]) : std::nullopt);
+  a.ret(std::move(r));
+}
+void upsampleBilinear2dOp(Stack& s) {
+  Args a(s, 5);
+  Tensor r = upsample2d("upsample_bilinear2d", a.tensor(0), a.intList(1, 2), true, a.toBool(2), a.optDouble(3), a.optDouble(4));
+  a.ret(std::move(r));
+}
+void upsampleBilinear2dVecOp(Stack& s) {
+  Args a(s, 4);
+  const Tensor in = a.tensor(0);
+  const auto sc = optDoubles(a[3]);
+  Tensor r = upsample2d("upsample_bilinear2d", in, vecOutputSize(in, a.optIntList(1), sc), true, a.toBool(2),
+                        sc ? std::optional<double>((*sc)[0]) : std::nullopt, sc ? std::optional<double>((*sc)[1]) : std::nullopt);
+  a.ret(std::move(r));
+}
+
+void maxPool2dWithIndicesOp(Stack& s) {
+  Args a(s, 6);
+  const Tensor in = a.tensor(0);
+  const Pool2dParams p = parsePool2d("max_pool2d_with_indices", a.intList(1, 2), a.intList(2), a.intList(3, 2), a.intList(4, 2), a.toBool(5));
+  int64_t OH, OW;
+  const Tensor x = poolInput4d(in, p, OH, OW);
+  const int64_t N = x.sizes()[0], C = x.sizes()[1], H = x.sizes()[2], W = x.sizes()[3];
+  Tensor out = Tensor::empty({N, C, OH, OW}, x.dtype());
+  Tensor idx = Tensor::empty({N, C, OH, OW}, ScalarType::Long);
+  dispatchLoopFloating(x.dtype(), "max_pool2d_with_indices", [&](auto tag) {
+    using T = decltype(tag);
+    const T* X = x.data_ptr<T>();
+    T* Y = out.data_ptr<T>();
+    int64_t* I = idx.data_ptr<int64_t>();
+    const IntArray& xs = x.strides();
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t c = 0; c < C; ++c)
+        for (int64_t oh = 0; oh < OH; ++oh)
+          for (int64_t ow = 0; ow < OW; ++ow) {
+            T best = -std::numeric_limits<T>::infinity();
+            int64_t bi = -1;
+            for (int64_t i = 0; i < p.kH; ++i) {
+              const int64_t h = oh * p.sH - p.pH + i * p.dH;
+              if (h < 0 || h >= H) continue;
+              for (int64_t j = 0; j < p.kW; ++j) {
+                const int64_t w = ow * p.sW - p.pW + j * p.dW;
+                if (w < 0 || w >= W) continue;
+                const T v = X[n * xs[0] + c * xs[1] + h * xs[2] + w * xs[3]];
+                if (bi < 0 || v > best || std::isnan(v)) {
+                  best = v;
+                  bi = h * W + w;
+                  if (std::isnan(v)) break;
+                }
+              }
+            }
+            const int64_t o = ((n * C + c) * OH + oh) * OW + ow;
+            Y[o] = best;
+            I[o] = bi;
+          }
+  });
+  if (in.dim() == 3) a.ret(out.squeeze(0), idx.squeeze(0));
+  else a.ret(std::move(out), std::move(idx));
+}
+
 }  // namespace
 
 void registerPoolOps(OperatorRegistry& r) {
@@ -422,6 +593,11 @@ void registerPoolOps(OperatorRegistry& r) {
   r.add("aten::adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor", adaptiveAvgPool2dOp);
   r.add("aten::adaptive_avg_pool1d(Tensor self, int[1] output_size) -> Tensor", adaptiveAvgPool1dOp);
   r.add("aten::adaptive_max_pool2d(Tensor self, int[2] output_size) -> (Tensor, Tensor)", adaptiveMaxPool2dOp);
+  r.add("aten::max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> (Tensor, Tensor)", maxPool2dWithIndicesOp);
+  r.add("aten::upsample_nearest2d(Tensor self, SymInt[2] output_size, float? scales_h=None, float? scales_w=None) -> Tensor", upsampleNearest2dOp);
+  r.add("aten::upsample_nearest2d.vec(Tensor input, SymInt[]? output_size, float[]? scale_factors) -> Tensor", upsampleNearest2dVecOp);
+  r.add("aten::upsample_bilinear2d(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor", upsampleBilinear2dOp);
+  r.add("aten::upsample_bilinear2d.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor", upsampleBilinear2dVecOp);
 }
 
 }  // namespace kindling

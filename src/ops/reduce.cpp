@@ -1,8 +1,9 @@
 // Reductions: sum, mean, prod, amax/amin, max/min (full, dim -> (values, indices), other), argmax/argmin,
 // all/any, std/var (unbiased / correction), logsumexp, norm (p-norm), cumsum. PyTorch 1.13 dtype rules
 // (integer sum/prod → int64, mean needs a floating dtype), keepdim, `dim=[]` meaning all dims, NaN
-// propagation in max/min. The reduced dims are permuted innermost and made contiguous, then each output
+// propagation in max/min; sort / argsort / topk (stable, NaN largest). The reduced dims are permuted innermost and made contiguous, then each output
 // element reduces one contiguous row (accumulating floats in double).
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -351,6 +352,101 @@ void cumsumK(Stack& s) {
   a.ret(std::move(out));
 }
 
+
+// ---------------------------------------------------------------- sort / topk
+
+/// Sorts (or selects the top k of) each slice along `dim`; NaN counts as the largest value, as PyTorch.
+std::pair<Tensor, Tensor> sortAlong(const Tensor& self, int64_t dim, bool descending, int64_t k, bool stable) {
+  const int64_t nd = self.dim();
+  const int64_t d = maybeWrapDim(dim, nd);
+  const int64_t n = nd == 0 ? 1 : self.sizes()[d];
+  KD_CHECK_INDEX(k >= 0 && k <= n, "selected index k out of range");
+  // Move `dim` last, make contiguous rows.
+  IntArray perm;
+  for (int64_t i = 0; i < nd; ++i)
+    if (i != d) perm.push_back(i);
+  if (nd > 0) perm.push_back(d);
+  const ScalarType dt = self.dtype();
+  const ScalarType loopDt = (dt == ScalarType::Half || dt == ScalarType::BFloat16) ? ScalarType::Float : dt;
+  const Tensor rows = (nd == 0 ? self : self.permute(perm)).to(loopDt).contiguous();
+  const int64_t outer = n == 0 ? 0 : rows.numel() / n;
+  IntArray permSizes = nd == 0 ? IntArray{} : rows.sizes();
+  if (nd > 0) permSizes.back() = k;
+  Tensor vals = Tensor::empty(permSizes, loopDt), idx = Tensor::empty(permSizes, ScalarType::Long);
+  dispatchLoopTypes(loopDt, "sort", [&](auto tag) {
+    using T = decltype(tag);
+    const T* X = rows.data_ptr<T>();
+    T* V = vals.data_ptr<T>();
+    int64_t* I = idx.data_ptr<int64_t>();
+    std::vector<int64_t> order(n);
+    for (int64_t o = 0; o < outer; ++o) {
+      const T* r = X + o * n;
+      for (int64_t i = 0; i < n; ++i) order[i] = i;
+      auto less = [r](int64_t a, int64_t b) {
+        if constexpr (std::is_floating_point_v<T>) {
+          if (std::isnan(r[a])) return false;
+          if (std::isnan(r[b])) return true;
+        }
+        return r[a] < r[b];
+      };
+      auto greater = [r](int64_t a, int64_t b) {
+        if constexpr (std::is_floating_point_v<T>) {
+          if (std::isnan(r[b])) return false;
+          if (std::isnan(r[a])) return true;
+        }
+        return r[a] > r[b];
+      };
+      if (k < n) {
+        if (descending) std::partial_sort(order.begin(), order.begin() + k, order.end(), greater);
+        else std::partial_sort(order.begin(), order.begin() + k, order.end(), less);
+      } else if (stable || true) {
+        if (descending) std::stable_sort(order.begin(), order.end(), greater);
+        else std::stable_sort(order.begin(), order.end(), less);
+      }
+      for (int64_t i = 0; i < k; ++i) {
+        V[o * k + i] = r[order[i]];
+        I[o * k + i] = order[i];
+      }
+    }
+  });
+  if (nd > 0) {
+    IntArray inv(nd);
+    for (int64_t i = 0; i < nd; ++i) inv[perm[i]] = i;
+    vals = vals.permute(inv).contiguous();
+    idx = idx.permute(inv).contiguous();
+  }
+  if (loopDt != dt) vals = vals.to(dt);
+  return {vals, idx};
+}
+
+void sortK(Stack& s) {
+  Args a(s, 3);
+  const Tensor self = a.tensor(0);
+  const int64_t d = maybeWrapDim(a.toInt(1), self.dim());
+  auto r = sortAlong(self, d, a.toBool(2), self.dim() == 0 ? 1 : self.sizes()[d], true);
+  a.ret(std::move(r.first), std::move(r.second));
+}
+void sortStableK(Stack& s) {
+  Args a(s, 4);
+  const Tensor self = a.tensor(0);
+  const int64_t d = maybeWrapDim(a.toInt(2), self.dim());
+  auto r = sortAlong(self, d, a.toBool(3), self.dim() == 0 ? 1 : self.sizes()[d], true);
+  a.ret(std::move(r.first), std::move(r.second));
+}
+void argsortK(Stack& s) {
+  Args a(s, 3);
+  const Tensor self = a.tensor(0);
+  const int64_t d = maybeWrapDim(a.toInt(1), self.dim());
+  auto r = sortAlong(self, d, a.toBool(2), self.dim() == 0 ? 1 : self.sizes()[d], true);
+  a.ret(std::move(r.second));
+}
+void topkK(Stack& s) {
+  Args a(s, 5);
+  const Tensor self = a.tensor(0);
+  auto r = sortAlong(self, a.toInt(2), a.toBool(3), a.toInt(1), false);
+  a.ret(std::move(r.first), std::move(r.second));
+}
+
 }  // namespace
 
 void registerReduceOps(OperatorRegistry& r) {
@@ -384,6 +480,10 @@ void registerReduceOps(OperatorRegistry& r) {
   r.add("aten::norm.Scalar(Tensor self, Scalar p=2) -> Tensor", normScalarK);
   r.add("aten::norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor", normDimK);
   r.add("aten::cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", cumsumK);
+  r.add("aten::sort(Tensor self, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)", sortK);
+  r.add("aten::sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)", sortStableK);
+  r.add("aten::argsort(Tensor self, int dim=-1, bool descending=False) -> Tensor", argsortK);
+  r.add("aten::topk(Tensor self, int k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)", topkK);
 }
 
 }  // namespace kindling

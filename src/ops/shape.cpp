@@ -1,6 +1,7 @@
 // Shape and view operators: view, reshape, flatten, unflatten, transpose, t, permute, movedim, squeeze,
 // unsqueeze, expand, select, slice, narrow, chunk, split, unbind, cat, stack, contiguous, clone, detach,
-// alias, to (dtype / device / other), type_as, repeat, flip, and the dropout family (identity in eval mode).
+// alias, to (dtype / device / other), type_as, repeat, flip, padding (constant / reflect / replicate /
+// circular), and the dropout family (identity in eval mode).
 // Views share storage (Tensor's view methods); cat/stack copy with PyTorch's type promotion and errors.
 #include <cstring>
 
@@ -529,6 +530,112 @@ void alphaDropoutK_(Stack& s) {
   a.ret(std::move(self));
 }
 
+
+// ---------------------------------------------------------------- padding
+
+Tensor constantPad(const Tensor& self, const IntArray& pad, const Scalar& value) {
+  KD_CHECK(pad.size() % 2 == 0, "Length of pad must be even but instead it equals {}", pad.size());
+  const int64_t np = static_cast<int64_t>(pad.size()) / 2;
+  KD_CHECK(np <= self.dim(), "Length of pad should be no more than twice the number of dimensions of the input. Pad length is {} while the input has {} dimensions.",
+           pad.size(), self.dim());
+  IntArray outSizes = self.sizes();
+  for (int64_t i = 0; i < np; ++i) {
+    const int64_t d = self.dim() - 1 - i;
+    const int64_t n = self.sizes()[d] + pad[2 * i] + pad[2 * i + 1];
+    KD_CHECK(n >= 0, "The input size {}, plus negative padding {} and {} resulted in a negative output size, which is invalid. Check dimension {} of your input.",
+             self.sizes()[d], pad[2 * i], pad[2 * i + 1], d);
+    outSizes[d] = n;
+  }
+  Tensor out = Tensor::full(outSizes, value, self.dtype());
+  Tensor dst = out, src = self;
+  for (int64_t i = 0; i < np; ++i) {
+    const int64_t d = self.dim() - 1 - i;
+    const int64_t l = pad[2 * i], r = pad[2 * i + 1];
+    const int64_t keep = self.sizes()[d] + std::min<int64_t>(l, 0) + std::min<int64_t>(r, 0);
+    if (keep <= 0) return out;
+    dst = dst.narrow(d, std::max<int64_t>(l, 0), keep);
+    src = src.narrow(d, std::max<int64_t>(-l, 0), keep);
+  }
+  if (dst.numel() > 0) dst.copy_(src);
+  return out;
+}
+void constantPadK(Stack& s) { Args a(s, 3); Tensor r = constantPad(a.tensor(0), a.intList(1), a.scalar(2)); a.ret(std::move(r)); }
+
+/// reflect / replicate / circular padding of the last pad.size()/2 dims (element loop).
+Tensor indexPad(const Tensor& self, const IntArray& pad, const std::string& mode) {
+  KD_CHECK(pad.size() % 2 == 0, "Length of pad must be even but instead it equals {}", pad.size());
+  const int64_t np = static_cast<int64_t>(pad.size()) / 2;
+  KD_CHECK(np <= self.dim() - 1, "Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now");
+  IntArray outSizes = self.sizes();
+  for (int64_t i = 0; i < np; ++i) {
+    const int64_t d = self.dim() - 1 - i;
+    if (mode == "reflect")
+      KD_CHECK(pad[2 * i] < self.sizes()[d] && pad[2 * i + 1] < self.sizes()[d],
+               "Argument #4: Padding size should be less than the corresponding input dimension, but got: padding ({}, {}) at dimension {} of input {}",
+               pad[2 * i], pad[2 * i + 1], d, self.sizesStr());
+    outSizes[d] = self.sizes()[d] + pad[2 * i] + pad[2 * i + 1];
+  }
+  Tensor out = Tensor::empty(outSizes, self.dtype());
+  const int64_t nd = self.dim(), n = out.numel();
+  const size_t es = self.element_size();
+  const char* X = static_cast<const char*>(self.data_ptr());
+  char* Y = static_cast<char*>(out.data_ptr());
+  IntArray pos(nd, 0);
+  for (int64_t e = 0; e < n; ++e) {
+    int64_t off = 0;
+    for (int64_t d = 0; d < nd; ++d) {
+      int64_t i = pos[d];
+      const int64_t k = nd - 1 - d;
+      if (k < np) {
+        const int64_t size = self.sizes()[d];
+        i -= pad[2 * k];
+        if (mode == "reflect") {
+          if (i < 0) i = -i;
+          if (i >= size) i = 2 * (size - 1) - i;
+        } else if (mode == "replicate") {
+          i = std::clamp<int64_t>(i, 0, size - 1);
+        } else {
+          i = ((i % size) + size) % size;
+        }
+      }
+      off += i * self.strides()[d];
+    }
+    std::memcpy(Y + e * es, X + off * es, es);
+    for (int64_t d = nd - 1; d >= 0; --d) {
+      if (++pos[d] < outSizes[d]) break;
+      pos[d] = 0;
+    }
+  }
+  return out;
+}
+void padK(Stack& s) {
+  Args a(s, 4);
+  const std::string mode = a[2].toStringRef();
+  Tensor r;
+  if (mode == "constant") {
+    r = constantPad(a.tensor(0), a.intList(1), Scalar(a.optDouble(3).value_or(0.0)));
+  } else {
+    KD_CHECK(mode == "reflect" || mode == "replicate" || mode == "circular",
+             "Unrecognised padding mode {}", mode);
+    KD_CHECK(a[3].isNone() || a.toDouble(3) == 0.0,
+             "Padding mode \"{}\" doesn't take in value argument", mode);
+    const IntArray pad = a.intList(1);
+    const Tensor self = a.tensor(0);
+    const int64_t nd = self.dim();
+    const size_t np = pad.size();
+    KD_CHECK((np == 2 && (nd == 2 || nd == 3)) || (np == 4 && (nd == 3 || nd == 4)) || (np == 6 && (nd == 4 || nd == 5)),
+             "Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now");
+    r = indexPad(self, pad, mode);
+  }
+  a.ret(std::move(r));
+}
+template <int Mode>
+void padNd(Stack& s) {
+  Args a(s, 2);
+  Tensor r = indexPad(a.tensor(0), a.intList(1), Mode == 0 ? "reflect" : "replicate");
+  a.ret(std::move(r));
+}
+
 }  // namespace
 
 void registerShapeOps(OperatorRegistry& r) {
@@ -586,6 +693,10 @@ void registerShapeOps(OperatorRegistry& r) {
   r.add("aten::type_as(Tensor self, Tensor other) -> Tensor", typeAsK);
   r.add("aten::repeat(Tensor self, SymInt[] repeats) -> Tensor", repeatK);
   r.add("aten::flip(Tensor self, int[] dims) -> Tensor", flipK);
+  r.add("aten::constant_pad_nd(Tensor self, int[] pad, Scalar value=0) -> Tensor", constantPadK);
+  r.add("aten::pad(Tensor self, int[] pad, str mode=\"constant\", float? value=None) -> Tensor", padK);
+  r.add("aten::reflection_pad2d(Tensor self, int[4] padding) -> Tensor", padNd<0>);
+  r.add("aten::replication_pad2d(Tensor self, int[4] padding) -> Tensor", padNd<1>);
   r.add("aten::dropout(Tensor input, float p, bool train) -> Tensor", dropoutK);
   r.add("aten::dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)", dropoutK_);
   r.add("aten::feature_dropout(Tensor input, float p, bool train) -> Tensor", featureDropoutK);

@@ -349,6 +349,20 @@ std::vector<Function*> compileSource(CompilationTarget& target, const std::share
       case StmtKind::Expr:
         if (s->as<ExprStmt>().value->kind == ExprKind::Str) break;  // module docstring
         throw CompileError("only definitions, imports and constants are allowed at the top level", s->range);
+      case StmtKind::Assign: {
+        // module-level constants: NAME = <constant expression> (optionally annotated, e.g. Final[int])
+        auto& a = s->as<AssignStmt>();
+        if (a.targets.size() != 1 || a.targets[0]->kind != ExprKind::Name || !a.value)
+          throw CompileError("only constants `NAME = value` are allowed as top-level assignments", s->range);
+        TypePtr t;
+        if (a.annotation) {
+          bool isFinal = false;
+          TypeParser tp;
+          t = tp.parse(a.annotation, &isFinal);
+        }
+        resolver->aliases_[a.targets[0]->as<NameExpr>().id] = std::make_shared<ConstantValue>(evalConstantExpr(a.value, t));
+        break;
+      }
       case StmtKind::Pass: break;
       default:
         throw CompileError("only definitions, imports and constants are allowed at the top level", s->range);

@@ -416,6 +416,12 @@ SugaredValuePtr ExceptionValue::call(const SourceRange& loc, FunctionEmitter& m,
   return std::make_shared<ExceptionMessageValue>(msg, "builtins." + name);
 }
 
+Value* ConstantValue::asValue(const SourceRange& loc, FunctionEmitter& m) { return m.insertConstant(value, loc); }
+
+SugaredValuePtr ConstantValue::attr(const SourceRange& loc, FunctionEmitter& m, const std::string& field) {
+  return SimpleValue(asValue(loc, m)).attr(loc, m, field);
+}
+
 Value* NoneValue::asValue(const SourceRange& loc, FunctionEmitter& m) { return m.insertConstant(IValue(), loc); }
 
 SugaredValuePtr ConstantTableValue::attr(const SourceRange& loc, FunctionEmitter& m, const std::string& field) {
@@ -427,9 +433,7 @@ SugaredValuePtr ConstantTableValue::attr(const SourceRange& loc, FunctionEmitter
 
 SugaredValuePtr PrintValue::call(const SourceRange& loc, FunctionEmitter& m, const std::vector<NamedValue>& args,
                                  const std::vector<NamedValue>& kwargs, size_t) {
-  for (auto& k : kwargs)
-    if (k.name != "sep" && k.name != "end") throw CompileError("print doesn't accept keyword argument '" + k.name + "'", loc);
-  if (!kwargs.empty()) throw CompileError("print() keyword arguments (sep, end) are not supported", loc);
+  if (!kwargs.empty()) throw CompileError("print doesn't accept any keyword arguments", loc);
   Node* n = m.graph().insert(prim::Print, argValues(loc, m, args), 0);
   n->setSourceRange(loc);
   return std::make_shared<NoneValue>();

@@ -184,6 +184,15 @@ struct NoneValue : SugaredValue {
   Value* asValue(const SourceRange& loc, FunctionEmitter& m) override;
 };
 
+/// A module-level constant of a user program (`K = 3` at the top level): a prim::Constant where used.
+struct ConstantValue : SugaredValue {
+  explicit ConstantValue(IValue v) : value(std::move(v)) {}
+  std::string kind() const override { return "constant"; }
+  Value* asValue(const SourceRange& loc, FunctionEmitter& m) override;
+  SugaredValuePtr attr(const SourceRange& loc, FunctionEmitter& m, const std::string& field) override;
+  IValue value;
+};
+
 /// The archive's tensor constants table `CONSTANTS` (`CONSTANTS.c0`).
 struct ConstantTableValue : SugaredValue {
   std::string kind() const override { return "CONSTANTS"; }

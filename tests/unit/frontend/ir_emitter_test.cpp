@@ -435,3 +435,12 @@ TEST(IrEmitterErrors, LongOperatorChainsAreBounded) {
   src += "\n";
   EXPECT_TRUE(contains(compileError(src), "too deeply nested"));
 }
+
+TEST(IrEmitter, ModuleLevelConstantsAndPrint) {
+  auto c = compile("K = 3\nNAMES = ('a', 'b')\ndef f(x: int) -> int:\n    print(NAMES[0], x)\n    return x * K\n");
+  std::string g = c->graph("f");
+  EXPECT_TRUE(contains(g, "int = prim::Constant[value=3]()")) << g;
+  EXPECT_TRUE(contains(g, "prim::Print(")) << g;
+  EXPECT_TRUE(contains(compileError("def f(x: int):\n    print(x, sep='-')\n    return x\n"),
+                       "print doesn't accept any keyword arguments"));
+}

@@ -507,6 +507,7 @@ void FunctionEmitter::emitDef(const DefStmt& def, const FunctionSchema& schema, 
       // Every path raises: the output is never produced.
       TypePtr t = declaredReturn_ ? declaredReturn_ : NoneType();
       Node* u = graph_.insert(prim::Uninitialized, {}, 1);
+      u->setSourceRange(def.range);
       u->output()->setType(t);
       result = u->output();
     } else {
@@ -932,6 +933,7 @@ FunctionEmitter::BlockExit FunctionEmitter::emitIfBranches(const CondValue& cond
   auto uninitializedIn = [&](Block* b, const TypePtr& t) {
     WithInsertPoint guard(b);
     Node* u = graph_.insert(prim::Uninitialized, {}, 1);
+    u->setSourceRange(loc);
     u->output()->setType(t);
     return u->output();
   };
@@ -1023,6 +1025,7 @@ void FunctionEmitter::emitLoop(const SourceRange& loc, Value* maxTrip, const Exp
       throw CompileError("return statements inside loops need the function's return type to be annotated", loc);
     if (!env_->findQuiet("$loop_return")) {
       Node* u = graph_.insert(prim::Uninitialized, {}, 1);
+      u->setSourceRange(loc);
       u->output()->setType(declaredReturn_);
       env_->table["$loop_return"] = std::make_shared<SimpleValue>(u->output());
       env_->table["$did_return"] = std::make_shared<SimpleValue>(insertConstant(IValue(false), loc));

@@ -71,6 +71,8 @@ void checkConvArgs(const char* opName, const Tensor& input, const Tensor& weight
   for (int64_t s : stride) KD_CHECK(s > 0, "non-positive stride is not supported");
   for (int64_t p : paddingL) KD_CHECK(p >= 0, "negative padding is not supported");
   for (int64_t d : dilation) KD_CHECK(d > 0, "dilation should be greater than zero");
+  for (size_t k = 0; k < spatial; ++k)
+    KD_CHECK(weight.sizes()[2 + k] > 0, "non-positive kernel size is not supported (weight of size {})", weight.sizesStr());
   KD_CHECK(groups > 0, "non-positive groups is not supported");
   KD_CHECK(stride.size() == spatial && paddingL.size() == spatial && dilation.size() == spatial,
            "expected stride, padding and dilation to have {} elements", spatial);
@@ -172,7 +174,12 @@ Tensor convolution(const Tensor& inputArg, const Tensor& weight, const Tensor& b
   const bool unbatched = inputArg.dim() == wdim - 1;
   KD_CHECK(unbatched || inputArg.dim() == wdim, "Expected {}D (unbatched) or {}D (batched) input to {}, but got input of size: {}",
            wdim - 1, wdim, opName, inputArg.sizesStr());
-  const Tensor input = unbatched ? inputArg.unsqueeze(0) : inputArg;
+  Tensor input = unbatched ? inputArg.unsqueeze(0) : inputArg;
+  for (int64_t d = 0; d < input.dim(); ++d)
+    if (input.sizes()[d] > 1 && input.strides()[d] <= 0) {  // expanded / overlapping views: materialize
+      input = input.contiguous();
+      break;
+    }
   checkConvArgs(opName, input, weight, bias, stride, paddingL, dilation, groups, spatial);
 
   const int64_t N = input.sizes()[0], C = input.sizes()[1], O = weight.sizes()[0];
@@ -295,7 +302,7 @@ Tensor convolution(const Tensor& inputArg, const Tensor& weight, const Tensor& b
     args.emplace(DNNL_ARG_BIAS, onednn::memoryOf(b, prim->bias));
   }
   auto& s = onednn::stream();
-  prim->prim.execute(s, args);
+  onednn::guarded("convolution", [&] { prim->prim.execute(s, args); });
   s.wait();
   if (!direct) onednn::reorder(dstMem, onednn::memoryOf(out, onednn::descOf(out)));
   return unbatched ? out.squeeze(0) : out;
@@ -386,7 +393,7 @@ Tensor convolutionTransposed(const Tensor& inputArg, const Tensor& weight, const
     args.emplace(DNNL_ARG_BIAS, onednn::memoryOf(b, prim->bias));
   }
   auto& s = onednn::stream();
-  prim->prim.execute(s, args);
+  onednn::guarded("convolution", [&] { prim->prim.execute(s, args); });
   s.wait();
   return unbatched ? out.squeeze(0) : out;
 }

@@ -315,6 +315,15 @@ Tensor scatterImpl(const Tensor& self, int64_t dim, const Tensor& index, const T
   const int64_t d = maybeWrapDim(dim, self.dim());
   KD_CHECK(index.dtype() == ScalarType::Long, "scatter(): Expected dtype int64 for index");
   KD_CHECK(index.dim() == self.dim() || index.numel() == 0, "Index tensor must have the same number of dimensions as self tensor");
+  for (int64_t k = 0; k < index.dim() && index.numel() > 0; ++k) {
+    if (k != d)
+      KD_CHECK(index.sizes()[k] <= self.sizes()[k], "Expected index {} to be smaller than self {} apart from dimension {}",
+               index.sizesStr(), self.sizesStr(), d);
+    if (!value)
+      KD_CHECK(src.dim() == index.dim() && index.sizes()[k] <= src.sizes()[k],
+               "Expected index {} to be smaller than self {} apart from dimension {} and to be smaller size than src {}",
+               index.sizesStr(), self.sizesStr(), d, src.sizesStr());
+  }
   Tensor out = self.clone();
   if (index.numel() == 0) return out;
   const Tensor idx = index.contiguous();

@@ -79,7 +79,7 @@ Tensor onednnMatmul(const Tensor& A0, const Tensor& B0, const Tensor& bias, bool
                                              {DNNL_ARG_DST, onednn::memoryOf(C, prim->dst)}};
   if (bias32.defined()) args.emplace(DNNL_ARG_BIAS, onednn::memoryOf(bias32, prim->bias));
   auto& s = onednn::stream();
-  prim->prim.execute(s, args);
+  onednn::guarded("matmul", [&] { prim->prim.execute(s, args); });
   s.wait();
   return C;
 }

@@ -15,6 +15,8 @@ dnnl::stream& stream() {
   return s;
 }
 
+dnnl::memory::desc descOfImpl(const Tensor& t);
+
 dnnl::memory::data_type dataType(ScalarType t) {
   using dt = dnnl::memory::data_type;
   switch (t) {
@@ -29,6 +31,10 @@ dnnl::memory::data_type dataType(ScalarType t) {
 }
 
 dnnl::memory::desc descOf(const Tensor& t) {
+  return guarded("describing a tensor for oneDNN", [&] { return descOfImpl(t); });
+}
+
+dnnl::memory::desc descOfImpl(const Tensor& t) {
   dnnl::memory::dims dims(t.sizes().begin(), t.sizes().end());
   dnnl::memory::dims strides(t.strides().begin(), t.strides().end());
   // oneDNN rejects 0 strides; a size-1 dim's stride is irrelevant, give it a dense value.
@@ -102,6 +108,9 @@ Cache<dnnl::reorder>& reorderCache() {
 
 }  // namespace
 
+dnnl::memory packedWeightsImpl(const Tensor& w, const dnnl::memory::desc& have, const dnnl::memory::desc& want,
+                               int64_t tag);
+
 void addDesc(Key& k, const dnnl::memory::desc& d) {
   const dnnl_memory_desc_t& m = d.data;
   k.add(m.ndims).add(static_cast<int64_t>(m.data_type)).add(m.offset0).add(static_cast<int64_t>(m.format_kind));
@@ -118,6 +127,11 @@ void addDesc(Key& k, const dnnl::memory::desc& d) {
 dnnl::memory packedWeights(const Tensor& w, const dnnl::memory::desc& have, const dnnl::memory::desc& want,
                            int64_t tag) {
   if (have == want) return memoryOf(w, have);
+  return guarded("packing weights", [&] { return packedWeightsImpl(w, have, want, tag); });
+}
+
+dnnl::memory packedWeightsImpl(const Tensor& w, const dnnl::memory::desc& have, const dnnl::memory::desc& want,
+                               int64_t tag) {
   auto& c = weightCache();
   {
     std::lock_guard<std::mutex> g(c.mu);
@@ -144,7 +158,7 @@ void reorder(const dnnl::memory& src, const dnnl::memory& dst) {
   auto prim = reorderCache().get(k, [&] {
     return std::make_shared<dnnl::reorder>(dnnl::reorder::primitive_desc(engine(), sd, engine(), dd));
   });
-  prim->execute(stream(), const_cast<dnnl::memory&>(src), const_cast<dnnl::memory&>(dst));
+  guarded("reorder", [&] { prim->execute(stream(), const_cast<dnnl::memory&>(src), const_cast<dnnl::memory&>(dst)); });
   stream().wait();
 }
 

@@ -52,6 +52,17 @@ struct KeyHash {
   size_t operator()(const Key& k) const;
 };
 
+/// Runs f(), turning oneDNN's exceptions (dnnl::error: unsupported shapes, out of memory) into
+/// kindling::RuntimeError so a bad input never escapes as a foreign exception.
+template <class F>
+decltype(auto) guarded(const char* what, F&& f) {
+  try {
+    return f();
+  } catch (const dnnl::error& e) {
+    throw RuntimeError(fmt::format("{}: oneDNN error: {}", what, e.what()));
+  }
+}
+
 /// Thread-safe map Key → shared_ptr<T>; `make` runs (outside the lock) on a miss.
 template <class T>
 class Cache {
@@ -62,7 +73,7 @@ class Cache {
       auto it = map_.find(k);
       if (it != map_.end()) return it->second;
     }
-    auto v = make();
+    auto v = guarded("creating a oneDNN primitive", make);
     std::lock_guard<std::mutex> g(mu_);
     auto [it, inserted] = map_.emplace(k, v);
     return it->second;

@@ -172,8 +172,10 @@ Tensor maxPool2d(const Tensor& in, const IntArray& k, const IntArray& st, const 
         return r;
       });
       auto& s = onednn::stream();
-      prim->prim.execute(s, {{DNNL_ARG_SRC, onednn::memoryOf(x, onednn::descOf(x))},
-                             {DNNL_ARG_DST, onednn::memoryOf(out, onednn::descOf(out))}});
+      onednn::guarded("max_pool2d", [&] {
+        prim->prim.execute(s, {{DNNL_ARG_SRC, onednn::memoryOf(x, onednn::descOf(x))},
+                               {DNNL_ARG_DST, onednn::memoryOf(out, onednn::descOf(out))}});
+      });
       s.wait();
     } else {
       maxPoolDirect<double>(x, out, p);

@@ -573,7 +573,12 @@ Tensor indexPad(const Tensor& self, const IntArray& pad, const std::string& mode
       KD_CHECK(pad[2 * i] < self.sizes()[d] && pad[2 * i + 1] < self.sizes()[d],
                "Argument #4: Padding size should be less than the corresponding input dimension, but got: padding ({}, {}) at dimension {} of input {}",
                pad[2 * i], pad[2 * i + 1], d, self.sizesStr());
+    KD_CHECK(self.sizes()[d] > 0, "{} padding: input dimension {} must be non-empty (input {})", mode, d, self.sizesStr());
     outSizes[d] = self.sizes()[d] + pad[2 * i] + pad[2 * i + 1];
+    KD_CHECK(outSizes[d] >= 0, "negative output size {} for padding of dimension {}", outSizes[d], d);
+    if (mode == "circular")
+      KD_CHECK(pad[2 * i] <= self.sizes()[d] && pad[2 * i + 1] <= self.sizes()[d],
+               "Padding value causes wrapping around more than once.");
   }
   Tensor out = Tensor::empty(outSizes, self.dtype());
   const int64_t nd = self.dim(), n = out.numel();

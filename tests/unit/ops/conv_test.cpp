@@ -82,3 +82,21 @@ TEST(Convolution, ChannelsLastPolicyKeepsValues) {
 
 }  // namespace
 }  // namespace kindling
+
+namespace kindling {
+namespace {
+
+TEST(Convolution, BadInputsRaiseRuntimeErrors) {
+  const Tensor x = ramp({1, 2, 5, 5}, 0.3, 0.0);
+  // zero-size kernel
+  EXPECT_THROW(convolution(x, Tensor::zeros({4, 2, 0, 3}), Tensor(), {1, 1}, {0, 0}, {0, 0}, {1, 1}, 1), RuntimeError);
+  // expanded (stride-0) input is materialized, not rejected
+  const Tensor row = ramp({1, 2, 1, 5}, 0.3, 0.0);
+  const Tensor w = ramp({3, 2, 3, 3}, 0.2, 0.0);
+  const Tensor viaExpand = convolution(row.expand({1, 2, 5, 5}), w, Tensor(), {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1);
+  const Tensor viaCopy = convolution(row.expand({1, 2, 5, 5}).contiguous(), w, Tensor(), {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1);
+  expectClose(viaExpand, viaCopy);
+}
+
+}  // namespace
+}  // namespace kindling

@@ -515,6 +515,7 @@ Node* Graph::createClone(Node* n, const std::function<Value*(Value*)>& valueMap,
   r->op_ = n->op_;
   r->callee_ = n->callee_;
   r->range_ = n->range_;
+  r->callStack_ = n->callStack_;
   for (Value* i : n->inputs()) r->addInput(valueMap(i));
   if (copyBlocks) {
     for (Block* b : n->blocks()) r->addBlock()->cloneFrom(b, valueMap);

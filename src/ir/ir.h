@@ -33,6 +33,14 @@ class Block;
 class Node;
 class Value;
 
+/// Where an inlined node came from (PyTorch's InlinedCallStack): the calls it was inlined through,
+/// outermost first — each the callee's qualified name and the call's source range in its caller.
+struct InlinedFrame {
+  std::string callee;
+  SourceRange callSite;
+};
+using InlinedCallStack = std::vector<InlinedFrame>;
+
 struct Use {
   Node* user;
   size_t offset;  // input index in user
@@ -133,6 +141,9 @@ class Node {
 
   const SourceRange& sourceRange() const { return range_; }
   Node* setSourceRange(SourceRange r) { range_ = std::move(r); return this; }
+  /// Calls this node was inlined through (null when it was not inlined); copied by createClone.
+  const std::shared_ptr<const InlinedCallStack>& inlinedCallStack() const { return callStack_; }
+  Node* setInlinedCallStack(std::shared_ptr<const InlinedCallStack> cs) { callStack_ = std::move(cs); return this; }
 
   // --- list position ---
   Node* next() const { return next_; }
@@ -173,6 +184,7 @@ class Node {
   const Operator* op_ = nullptr;
   Function* callee_ = nullptr;
   SourceRange range_;
+  std::shared_ptr<const InlinedCallStack> callStack_;
   Node* next_ = nullptr;
   Node* prev_ = nullptr;
   int64_t topoPosition_ = 0;

@@ -898,13 +898,27 @@ void Code::Impl::run(Stack& stack) const {
       }
     }
   } catch (RuntimeError& e) {
+    // Frames for this function and, when the failing node was inlined, for each inlined call: every frame
+    // shows where execution was in that function (the call site, or the failing node for the last one).
     const Node* n = code[pc].node;
-    std::string frame = functionName;
-    if (n && n->sourceRange().valid()) {
-      std::string loc = n->sourceRange().location();
-      if (!loc.empty()) frame += " (" + loc + ")";
+    auto frame = [](const std::string& fn, const SourceRange& r) {
+      std::string f = fn;
+      if (r.valid()) {
+        std::string loc = r.location();
+        if (!loc.empty()) f += " (" + loc + ")";
+      }
+      return f;
+    };
+    std::vector<std::string> frames;
+    const InlinedCallStack* cs = n && n->inlinedCallStack() ? n->inlinedCallStack().get() : nullptr;
+    if (cs && !cs->empty()) {
+      frames.push_back(frame(functionName, (*cs)[0].callSite));
+      for (size_t i = 0; i < cs->size(); ++i)
+        frames.push_back(frame((*cs)[i].callee, i + 1 < cs->size() ? (*cs)[i + 1].callSite : n->sourceRange()));
+    } else {
+      frames.push_back(frame(functionName, n ? n->sourceRange() : SourceRange()));
     }
-    e.callStack.insert(e.callStack.begin(), std::move(frame));
+    e.callStack.insert(e.callStack.begin(), frames.begin(), frames.end());
     stack.resize(std::min(stack.size(), stackBase));
     throw;
   }

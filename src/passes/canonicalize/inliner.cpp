@@ -5,7 +5,17 @@
 
 namespace kindling {
 
-std::vector<Value*> inlineCallTo(Node* call, const Graph& callee) {
+// Prepends `frame` to the inlined call stack of n and of every node in its blocks.
+static void pushFrame(Node* n, const InlinedFrame& frame) {
+  auto cs = std::make_shared<InlinedCallStack>();
+  cs->push_back(frame);
+  if (n->inlinedCallStack()) cs->insert(cs->end(), n->inlinedCallStack()->begin(), n->inlinedCallStack()->end());
+  n->setInlinedCallStack(std::move(cs));
+  for (Block* b : n->blocks())
+    for (Node* m : *b) pushFrame(m, frame);
+}
+
+std::vector<Value*> inlineCallTo(Node* call, const Graph& callee, const std::string& calleeName) {
   Graph* g = call->owningGraph();
   size_t first = 0;
   if (call->kind() == prim::CallFunction && !call->inputs().empty() && call->input(0)->type() &&
@@ -26,6 +36,7 @@ std::vector<Value*> inlineCallTo(Node* call, const Graph& callee) {
   for (Node* n : *callee.block()) {
     Node* c = g->createClone(n, map, true);
     c->insertBefore(call);
+    pushFrame(c, InlinedFrame{calleeName, call->sourceRange()});
     for (size_t i = 0; i < n->outputs().size(); ++i) env[n->outputs()[i]] = c->outputs()[i];
   }
   std::vector<Value*> results;
@@ -61,7 +72,7 @@ static void inlineBlock(Block* b, const CalleeGraphFn& calleeGraph) {
       Function* fn = calledFunction(n);
       std::shared_ptr<Graph> cg = fn ? calleeGraph(fn) : nullptr;
       if (cg) {
-        inlineCallTo(n, *cg);
+        inlineCallTo(n, *cg, fn->qualname());
         continue;
       }
     }

@@ -14,6 +14,8 @@ void inlineCalls(Graph& graph, const CalleeGraphFn& calleeGraph);
 
 /// Inlines one call node: `callee`'s graph inputs bind to the call's arguments (for CallFunction, the
 /// inputs after the function constant). Returns the values that replaced the call's outputs.
-std::vector<Value*> inlineCallTo(Node* call, const Graph& callee);
+/// Every inlined node records the call in its inlined call stack (`calleeName` and the call's range), so
+/// runtime errors can name the TorchScript frames.
+std::vector<Value*> inlineCallTo(Node* call, const Graph& callee, const std::string& calleeName = "");
 
 }  // namespace kindling

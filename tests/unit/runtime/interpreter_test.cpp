@@ -291,7 +291,15 @@ TEST(InterpreterTest, CallFunctionAndErrorCallStack) {
   auto outer = makeFunction("__torch__.outer", outerIR, env);
   EXPECT_EQ((*outer)({IValue(int64_t(5))}).toInt(), 7);
   EXPECT_EQ(outer->optimizedGraph()->toString().find("CallFunction"), std::string::npos);
-  EXPECT_THROW((*outer)({IValue(int64_t(0))}), RuntimeError);
+  try {
+    (*outer)({IValue(int64_t(0))});
+    FAIL();
+  } catch (const RuntimeError& e) {
+    // Inlined: the frames come from the inlined call stack of the failing node.
+    ASSERT_EQ(e.callStack.size(), 2u);
+    EXPECT_EQ(e.callStack[0], "__torch__.outer");
+    EXPECT_EQ(e.callStack[1], "__torch__.inner");
+  }
 }
 
 TEST(InterpreterTest, ObjectsAttributesAndMethods) {

@@ -112,6 +112,23 @@ void childrenOf(const IValue& v, std::vector<IValue>& out) {
   }
 }
 
+/// True when tuples nest deeper than `limit` inside v (IValue::type() recurses through tuples).
+bool tuplesTooDeep(const IValue& v, size_t limit) {
+  if (!v.isTuple()) return false;
+  std::vector<std::pair<const TupleValue*, size_t>> work{{&v.toTupleRef(), 1}};
+  while (!work.empty()) {
+    auto [t, d] = work.back();
+    work.pop_back();
+    if (d > limit) return true;
+    for (const auto& e : t->elements)
+      if (e.isTuple()) work.emplace_back(&e.toTupleRef(), d + 1);
+  }
+  return false;
+}
+
+/// v.type(), or Any for values whose type would be absurdly deep.
+TypePtr safeType(const IValue& v) { return tuplesTooDeep(v, 100) ? AnyType() : v.type(); }
+
 /// Does a freshly unpickled value fit an attribute's declared type? Untagged containers (element type Any,
 /// archives before version 3) are checked element by element. Guards the interpreter, which trusts
 /// declared attribute types, against type-confused archives.
@@ -172,7 +189,7 @@ bool valueFits(const IValue& v, const TypePtr& t, size_t depth = 0) {
       return v.isObject() && v.toObjectRef().type->qualName() == t->cast<ClassType>()->qualName();
     case TypeKind::Enum: return v.isEnum();
     default:
-      return v.type()->isSubtypeOf(t);
+      return safeType(v)->isSubtypeOf(t);
   }
 }
 
@@ -323,6 +340,7 @@ IValue Unpickler::popValue() {
   if (stack_.empty() || (!marks_.empty() && marks_.back() == stack_.size())) fail("stack underflow");
   IValue v = std::move(stack_.back());
   stack_.pop_back();
+  graveyard_.push_back(v);  // released iteratively at the end of parse(), even when an error unwinds
   return v;
 }
 
@@ -342,6 +360,7 @@ std::vector<IValue> Unpickler::popToMark() {
   size_t m = popMark();
   std::vector<IValue> items(std::make_move_iterator(stack_.begin() + m), std::make_move_iterator(stack_.end()));
   stack_.resize(m);
+  graveyard_.insert(graveyard_.end(), items.begin(), items.end());
   return items;
 }
 
@@ -538,7 +557,8 @@ IValue Unpickler::reduce(const IValue& callable, IValue argsValue) {
         }
       }
     }
-    fail(fmt::format("enum '{}' has no member with value {}", g->name, argsValue.repr()));
+    fail(fmt::format("enum '{}' has no member with value {}", g->name,
+                     argsValue.isScalar() || argsValue.isString() ? argsValue.repr() : std::string(argsValue.tagName())));
   }
   if (!argsValue.isTuple()) fail(fmt::format("REDUCE of '{}': arguments are not a tuple", g->name));
   std::vector<IValue> a = argsValue.toTupleRef().elements;
@@ -632,7 +652,7 @@ IValue Unpickler::reduce(const IValue& callable, IValue argsValue) {
       TypePtr et = g->kind == K::BuildIntList ? IntType() : g->kind == K::BuildTensorList ? TensorType()
                  : g->kind == K::BuildDoubleList ? FloatType() : BoolType();
       for (const auto& x : a[0].toListRef().elements)
-        if (!x.type()->isSubtypeOf(et)) fail(fmt::format("'{}': element of the wrong type", g->name));
+        if (!safeType(x)->isSubtypeOf(et)) fail(fmt::format("'{}': element of the wrong type", g->name));
       a[0].toListRef().elementType = et;
       typedContainers_.push_back(a[0].rawPtr());
       return a[0];
@@ -688,11 +708,12 @@ void Unpickler::build(IValue& target, IValue state) {
       const std::string& attr = kv.first.toStringRef();
       int slot = cls.findAttributeSlot(attr);
       if (slot < 0) {
+        if (tuplesTooDeep(kv.second, 100)) fail(fmt::format("attribute '{}' of '{}' nests tuples too deeply", attr, cls.qualName()));
         slot = static_cast<int>(cls.addAttribute(attr, kv.second.type()));  // as libtorch's addOrCheckAttribute
       } else if (!valueFits(kv.second, cls.attributes()[static_cast<size_t>(slot)].type)) {
         fail(fmt::format("attribute '{}' of '{}' is declared {} but the pickle holds a value of type {}", attr,
                          cls.qualName(), cls.attributes()[static_cast<size_t>(slot)].type->annotationStr(),
-                         kv.second.type()->annotationStr()));
+                         safeType(kv.second)->annotationStr()));
       }
       if (obj.slots.size() < cls.attributes().size()) obj.slots.resize(cls.attributes().size());
       obj.slots[static_cast<size_t>(slot)] = kv.second;
@@ -710,13 +731,17 @@ IValue Unpickler::parse() {
   } catch (...) {
     std::vector<IValue> all = std::move(stack_);
     for (auto& m : memo_) all.push_back(std::move(m));
+    for (auto& g : graveyard_) all.push_back(std::move(g));
     memo_.clear();
+    graveyard_.clear();
     destroyIteratively(std::move(all));
     throw;
   }
   std::vector<IValue> rest = std::move(stack_);
   for (auto& m : memo_) rest.push_back(std::move(m));
+  for (auto& g : graveyard_) rest.push_back(std::move(g));
   memo_.clear();
+  graveyard_.clear();
   try {
     finishTypes(result);
   } catch (...) {

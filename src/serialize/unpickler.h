@@ -83,6 +83,7 @@ class Unpickler {
   std::vector<IValue> stack_;
   std::vector<size_t> marks_;
   std::vector<IValue> memo_;
+  std::vector<IValue> graveyard_;  // every popped value, so that deep values are never freed recursively
   std::vector<bool> memoSet_;
   size_t memoCount_ = 0;
   ClassResolver classResolver_;

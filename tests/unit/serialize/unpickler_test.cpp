@@ -272,3 +272,23 @@ TEST(Unpickler, TensorViewOutsideStorageIsRejected) {
 
 }  // namespace
 }  // namespace kindling
+
+namespace kindling {
+namespace {
+
+TEST(Unpickler, DeepTuplesInTypedPlacesDoNotRecurse) {
+  // build_intlist([((((...)))),]) with 2M nested 1-tuples: a LoadError, no deep recursion.
+  size_t depth = 2000000;
+  std::string p = std::string("\x80\x02") + "ctorch.jit._pickle\nbuild_intlist\n]" + "N" +
+                  std::string(depth, '\x85') + "a\x85R.";
+  std::string err;
+  try {
+    unpickle(p.data(), p.size(), "t.pkl");
+  } catch (const LoadError& e) {
+    err = e.what();
+  }
+  EXPECT_NE(err.find("build_intlist"), std::string::npos) << err;
+}
+
+}  // namespace
+}  // namespace kindling

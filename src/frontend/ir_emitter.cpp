@@ -1922,6 +1922,18 @@ CondValue FunctionEmitter::emitCompareOne(const SourceRange& loc, CmpOpKind op, 
         return out;
       }
   }
+  // number (cmp) Tensor → Tensor (reversed cmp) number, as PyTorch's builtin functions
+  TypeKind lk = lhs->type()->kind();
+  if ((lk == TypeKind::Int || lk == TypeKind::Float || lk == TypeKind::Bool || lk == TypeKind::Number) &&
+      rhs->type()->kind() == TypeKind::Tensor) {
+    CmpOpKind rev = op;
+    if (op == CmpOpKind::Lt) rev = CmpOpKind::Gt;
+    else if (op == CmpOpKind::Gt) rev = CmpOpKind::Lt;
+    else if (op == CmpOpKind::Le) rev = CmpOpKind::Ge;
+    else if (op == CmpOpKind::Ge) rev = CmpOpKind::Le;
+    out.value = builtinCallValue(loc, cmpAten(rev), {NamedValue(rhsE->range, rhs), NamedValue(lhsE->range, lhs)});
+    return out;
+  }
   out.value = builtinCallValue(loc, cmpAten(op), {NamedValue(lhsE->range, lhs), NamedValue(rhsE->range, rhs)});
   return out;
 }
@@ -1976,6 +1988,9 @@ Value* FunctionEmitter::emitBinOp(const SourceRange& loc, BinOpKind op, Value* l
       }
     }
   }
+  // Tensor // x: PyTorch's builtin `floordiv(Tensor, number)` is torch.floor_divide
+  if (op == BinOpKind::FloorDiv && lhs->type()->kind() == TypeKind::Tensor)
+    return builtinCallValue(loc, "aten::floor_divide", {NamedValue(lloc, lhs), NamedValue(rloc, rhs)});
   return builtinCallValue(loc, binOpAten(op), {NamedValue(lloc, lhs), NamedValue(rloc, rhs)});
 }
 

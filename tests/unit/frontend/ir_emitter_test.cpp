@@ -444,3 +444,12 @@ TEST(IrEmitter, ModuleLevelConstantsAndPrint) {
   EXPECT_TRUE(contains(compileError("def f(x: int):\n    print(x, sep='-')\n    return x\n"),
                        "print doesn't accept any keyword arguments"));
 }
+
+TEST(IrEmitter, NumberTensorOperatorsReordered) {
+  auto c = compile("def f(x):\n    return (1 < x).float() + 2 * x + (1 - x) + x // 2\n");
+  std::string g = c->graph("f");
+  EXPECT_TRUE(contains(g, "aten::gt(%x,")) << g;
+  EXPECT_TRUE(contains(g, "aten::mul(%x,")) << g;
+  EXPECT_TRUE(contains(g, "aten::rsub(%x,")) << g;
+  EXPECT_TRUE(contains(g, "aten::floor_divide(%x,")) << g;
+}

@@ -66,14 +66,14 @@ std::string matchTypeVariables(const TypePtr& formal, const TypePtr& actual, Typ
         *bound = *u;
         return "";
       }
-      return "Type variable '" + name + "' previously matched to type " + (*bound)->str() +
-             " is matched to type " + actual->str();
+      return "Type variable '" + name + "' previously matched to type " + (*bound)->annotationStr() +
+             " is matched to type " + actual->annotationStr();
     }
     case TypeKind::List: {
       const TypePtr& fe = formal->cast<ListType>()->elementType();
       if (actual->kind() == TypeKind::List) {
         std::string r = matchTypeVariables(fe, actual->cast<ListType>()->elementType(), env);
-        return r.empty() ? "" : "Cannot match " + formal->str() + " to " + actual->str() + ": " + r;
+        return r.empty() ? "" : "Cannot match " + formal->annotationStr() + " to " + actual->annotationStr() + ": " + r;
       }
       if (actual->kind() == TypeKind::Tuple) {
         const auto& elems = actual->cast<TupleType>()->elements();
@@ -86,10 +86,10 @@ std::string matchTypeVariables(const TypePtr& formal, const TypePtr& actual, Typ
         }
         return matchTypeVariables(fe, u, env);
       }
-      return "Cannot match " + formal->str() + " to " + actual->str();
+      return "Cannot match " + formal->annotationStr() + " to " + actual->annotationStr();
     }
     case TypeKind::Tuple: {
-      if (actual->kind() != TypeKind::Tuple) return "Cannot match a tuple to " + actual->str();
+      if (actual->kind() != TypeKind::Tuple) return "Cannot match a tuple to " + actual->annotationStr();
       const auto& f = formal->cast<TupleType>()->elements();
       const auto& a = actual->cast<TupleType>()->elements();
       if (f.size() != a.size()) return "Cannot match tuples of mismatched size";
@@ -100,7 +100,7 @@ std::string matchTypeVariables(const TypePtr& formal, const TypePtr& actual, Typ
       return "";
     }
     case TypeKind::Future: {
-      if (actual->kind() != TypeKind::Future) return "Cannot match a future to " + actual->str();
+      if (actual->kind() != TypeKind::Future) return "Cannot match a future to " + actual->annotationStr();
       return matchTypeVariables(formal->cast<FutureType>()->elementType(), actual->cast<FutureType>()->elementType(), env);
     }
     case TypeKind::Optional: {
@@ -111,7 +111,7 @@ std::string matchTypeVariables(const TypePtr& formal, const TypePtr& actual, Typ
       return matchTypeVariables(fe, actual, env);
     }
     case TypeKind::Dict: {
-      if (actual->kind() != TypeKind::Dict) return "Cannot match a dict to " + actual->str();
+      if (actual->kind() != TypeKind::Dict) return "Cannot match a dict to " + actual->annotationStr();
       auto* fd = formal->cast<DictType>();
       auto* ad = actual->cast<DictType>();
       std::string r = matchTypeVariables(fd->keyType(), ad->keyType(), env);
@@ -182,8 +182,8 @@ void rollback(Graph& graph, Node* marker) {
 }
 
 std::string typeMismatch(const Argument& arg, const TypePtr& actual) {
-  return "Expected a value of type '" + arg.type->str() + "' for argument '" + arg.name +
-         "' but instead found type '" + actual->str() + "'.\n";
+  return "Expected a value of type '" + arg.type->annotationStr() + "' for argument '" + arg.name +
+         "' but instead found type '" + actual->annotationStr() + "'.\n";
 }
 
 }  // namespace
@@ -306,15 +306,15 @@ Value* tryMatchArgument(const Argument& schemaArg, Graph& graph, const SourceRan
   std::string why = matchTypeVariables(arg.type, value->type(), env);
   if (!why.empty()) {
     if (failures)
-      err() << "Could not match type " << value->type()->str() << " to " << arg.type->str() << " in argument '"
+      err() << "Could not match type " << value->type()->annotationStr() << " to " << arg.type->annotationStr() << " in argument '"
             << arg.name << "': " << why << ".\n";
     return nullptr;
   }
   TypePtr concrete = evalTypeVariables(arg.type, env);
   if (!concrete) {
     if (failures)
-      err() << "Type variables in type " << arg.type->str() << " could not be inferred from actual type "
-            << value->type()->str();
+      err() << "Type variables in type " << arg.type->annotationStr() << " could not be inferred from actual type "
+            << value->type()->annotationStr();
     return nullptr;
   }
   value = tryConvertToType(loc, graph, concrete, value, allowConversions, registry);

@@ -453,3 +453,18 @@ TEST(IrEmitter, NumberTensorOperatorsReordered) {
   EXPECT_TRUE(contains(g, "aten::rsub(%x,")) << g;
   EXPECT_TRUE(contains(g, "aten::floor_divide(%x,")) << g;
 }
+
+TEST(IrEmitterErrors, AttributesAreNotRefinedAndTypesPrintAsAnnotations) {
+  // As PyTorch 1.13: `self.x is not None` does not refine the attribute (only locals are refined).
+  std::string e = compileError(
+      "from typing import Optional\n"
+      "class H:\n"
+      "    def __init__(self, v: Optional[int]):\n"
+      "        self.x = v\n"
+      "    def get(self, y: int) -> int:\n"
+      "        if self.x is not None:\n"
+      "            return self.x + y\n"
+      "        return y\n");
+  EXPECT_TRUE(contains(e, "Expected a value of type 'Tensor' for argument 'self' but instead found type 'Optional[int]'.")) << e;
+  EXPECT_TRUE(contains(e, "Could not match type Optional[int] to List[t] in argument 'a': Cannot match List[t] to Optional[int].")) << e;
+}

@@ -5,6 +5,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -18,7 +20,11 @@ inline const std::string& scratchDir() {
     char tmpl[] = "/tmp/kindling_serialize_XXXXXX";
     const char* d = mkdtemp(tmpl);
     std::string s = d ? d : "/tmp";
-    std::atexit([] {});
+    static char path[sizeof tmpl];  // outlives static destructors, for the exit handler
+    if (d) {
+      std::memcpy(path, d, sizeof tmpl);
+      std::atexit([] { std::error_code ec; std::filesystem::remove_all(path, ec); });
+    }
     return s;
   }();
   return dir;

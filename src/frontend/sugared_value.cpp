@@ -52,6 +52,64 @@ struct LambdaCallValue : SugaredValue {
 
 SugaredValuePtr simple(Value* v) { return std::make_shared<SimpleValue>(v); }
 
+// torch.nn.functional.X: the aten operator of the same name, with the Python signature's differences
+// handled — `input=` is the schema's `self`, `inplace` selects the in-place variant `X_`, and a few
+// functions whose arguments differ (dropout's `training`, embedding's argument order, softmax's
+// `_stacklevel`).
+SugaredValuePtr functionalValue(const std::string& field) {
+  static const std::pair<const char*, size_t> inplaceIndex[] = {
+      {"relu", 1}, {"relu6", 1}, {"silu", 1}, {"hardswish", 1}, {"hardsigmoid", 1}, {"mish", 1}, {"selu", 1},
+      {"hardtanh", 3}, {"leaky_relu", 2}, {"elu", 2}, {"celu", 2}, {"dropout", 3}, {"threshold", 3}};
+  std::optional<size_t> inplacePos;
+  for (auto& [n, i] : inplaceIndex)
+    if (field == n) inplacePos = i;
+  std::string fname = field;
+  return std::make_shared<LambdaCallValue>(
+      "torch.nn.functional." + field,
+      [fname, inplacePos](const SourceRange& loc, FunctionEmitter& m, const std::vector<NamedValue>& argsIn,
+                          const std::vector<NamedValue>& kwargsIn) -> SugaredValuePtr {
+        std::vector<NamedValue> args = argsIn, kwargs;
+        bool inplace = false;
+        auto constBool = [&](const NamedValue& v) {
+          auto c = v.value ? v.value->constantValue() : std::nullopt;
+          if (!c || !c->isBool()) throw CompileError("'inplace' must be a constant bool", v.loc);
+          return c->toBool();
+        };
+        if (inplacePos && args.size() > *inplacePos) {
+          inplace = constBool(args[*inplacePos]);
+          args.erase(args.begin() + static_cast<long>(*inplacePos));
+        }
+        for (auto kw : kwargsIn) {
+          if (kw.name == "inplace" && inplacePos) { inplace = constBool(kw); continue; }
+          if (kw.name == "_stacklevel") continue;
+          if (kw.name == "input") kw.name = fname == "dropout" ? "input" : "self";
+          if (fname == "dropout" && kw.name == "training") kw.name = "train";
+          kwargs.push_back(kw);
+        }
+        if (fname == "dropout") {
+          // F.dropout(input, p=0.5, training=True)
+          bool hasP = args.size() > 1, hasTrain = args.size() > 2;
+          for (auto& k : kwargs) { hasP |= k.name == "p"; hasTrain |= k.name == "train"; }
+          if (!hasP) kwargs.emplace_back(loc, "p", m.insertConstant(IValue(0.5), loc));
+          if (!hasTrain) kwargs.emplace_back(loc, "train", m.insertConstant(IValue(true), loc));
+        }
+        if (fname == "embedding") {
+          // F.embedding(input, weight, padding_idx=None, ...) → aten::embedding(weight, indices, padding_idx=-1, ...)
+          if (args.size() < 2) throw CompileError("embedding() expects input and weight", loc);
+          std::vector<NamedValue> a{args[1], args[0]};
+          std::vector<NamedValue> kw;
+          for (auto& k : kwargs) {
+            if (k.name == "padding_idx" && k.value && k.value->type()->kind() == TypeKind::None) continue;
+            if (k.name == "max_norm" || k.name == "norm_type") continue;
+            kw.push_back(k);
+          }
+          return m.builtinCall(loc, "aten::embedding", a, kw);
+        }
+        std::string op = "aten::" + fname + (inplace ? "_" : "");
+        return m.builtinCall(loc, op, args, kwargs);
+      });
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------- SimpleValue
@@ -291,7 +349,7 @@ SugaredValuePtr BuiltinModule::attr(const SourceRange& loc, FunctionEmitter& m, 
     if (field == "functional") return std::make_shared<BuiltinModule>("torch.nn.functional");
     throw CompileError("torch.nn." + field + " is not supported in TorchScript code", loc);
   }
-  if (name == "torch.nn.functional") return std::make_shared<BuiltinFunction>("aten::" + field);
+  if (name == "torch.nn.functional") return functionalValue(field);
   if (name == "torch.linalg") return std::make_shared<BuiltinFunction>("aten::linalg_" + field);
   if (name == "torch.special") return std::make_shared<BuiltinFunction>("aten::special_" + field);
   if (name == "torch.fft") return std::make_shared<BuiltinFunction>("aten::fft_" + field);

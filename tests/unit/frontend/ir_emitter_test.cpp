@@ -468,3 +468,18 @@ TEST(IrEmitterErrors, AttributesAreNotRefinedAndTypesPrintAsAnnotations) {
   EXPECT_TRUE(contains(e, "Expected a value of type 'Tensor' for argument 'self' but instead found type 'Optional[int]'.")) << e;
   EXPECT_TRUE(contains(e, "Could not match type Optional[int] to List[t] in argument 'a': Cannot match List[t] to Optional[int].")) << e;
 }
+
+TEST(IrEmitter, FunctionalCalls) {
+  auto c = compile(
+      "import torch.nn.functional as F\n"
+      "def f(x, w, idx):\n"
+      "    y = F.relu(x, inplace=True) + F.relu(x) + F.softmax(x, dim=0) + F.linear(x, w)\n"
+      "    return F.dropout(y, 0.1, training=False) + F.embedding(idx, w) + F.hardtanh(x, 0., 6., True)\n");
+  std::string g = c->graph("f");
+  EXPECT_TRUE(contains(g, "aten::relu_(%x)")) << g;
+  EXPECT_TRUE(contains(g, "aten::relu(%x)")) << g;
+  EXPECT_TRUE(contains(g, "aten::softmax(%x,")) << g;
+  EXPECT_TRUE(contains(g, "aten::dropout(")) << g;
+  EXPECT_TRUE(contains(g, "aten::embedding(%w, %idx,")) << g;
+  EXPECT_TRUE(contains(g, "aten::hardtanh_(%x,")) << g;
+}

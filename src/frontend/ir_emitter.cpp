@@ -374,8 +374,9 @@ FunctionSchema schemaForDef(const DefStmt& def, const std::string& name, const T
     Argument any;
     any.type = nullptr;
     tmp.returns.push_back(any);
-    emitFunctionBody(scratch, def, tmp, selfType, ctx);
-    ret.type = scratch.outputs().at(0)->type();
+    FunctionEmitter e(scratch, ctx);
+    e.emitDef(def, tmp, selfType);
+    ret.type = e.inferredReturnType() ? e.inferredReturnType() : scratch.outputs().at(0)->type();
   }
   schema.returns.push_back(std::move(ret));
   return schema;
@@ -497,6 +498,22 @@ void FunctionEmitter::emitDef(const DefStmt& def, const FunctionSchema& schema, 
     declaredReturn_ = schema.returns[0].type;
   if (def.returnType || !def.typeComment.empty()) declaredReturn_ = schema.returns.at(0).type;
   else declaredReturn_ = nullptr;
+  inferring_ = schema.returns.empty() || !schema.returns[0].type;
+  // A function whose return type was inferred and which returns from inside a loop: the loop carries
+  // a value of the inferred type, as if it had been annotated.
+  if (!declaredReturn_ && !inferring_) {
+    std::function<bool(const StmtList&, bool)> returnInLoop = [&](const StmtList& ss, bool inLoop) {
+      for (auto& st : ss) {
+        if (st->kind == StmtKind::Return && inLoop) return true;
+        if (st->kind == StmtKind::If && (returnInLoop(st->as<IfStmt>().body, inLoop) || returnInLoop(st->as<IfStmt>().orelse, inLoop))) return true;
+        if (st->kind == StmtKind::For && returnInLoop(st->as<ForStmt>().body, true)) return true;
+        if (st->kind == StmtKind::While && returnInLoop(st->as<WhileStmt>().body, true)) return true;
+        if (st->kind == StmtKind::With && returnInLoop(st->as<WithStmt>().body, inLoop)) return true;
+      }
+      return false;
+    };
+    if (returnInLoop(def.body, false)) declaredReturn_ = schema.returns.at(0).type;
+  }
 
   BlockExit ex = emitStatements(def.body);
   Value* result = nullptr;
@@ -518,6 +535,27 @@ void FunctionEmitter::emitDef(const DefStmt& def, const FunctionSchema& schema, 
     }
   }
   graph_.registerOutput(result);
+  if (inferring_ && !returnTypes_.empty()) {
+    TypePtr t = returnTypes_[0];
+    for (size_t i = 1; i < returnTypes_.size(); ++i) {
+      auto u = unifyTypes(t, returnTypes_[i]);
+      if (!u)
+        throw CompileError("Previous return statement returned a value of type " + typeNameForMsg(t) +
+                               " but this return statement returns a value of type " +
+                               typeNameForMsg(returnTypes_[i]),
+                           def.range);
+      t = *u;
+    }
+    if (!ex.exits || ex.returns) {
+      // falling off the end returns None
+      bool fallsThrough = !ex.exits && !env_->findQuiet("$return");
+      if (fallsThrough) {
+        auto u = unifyTypes(t, NoneType());
+        if (u) t = *u;
+      }
+    }
+    inferredReturn_ = t;
+  }
 }
 
 // ====================================================================== statements
@@ -592,11 +630,15 @@ FunctionEmitter::BlockExit FunctionEmitter::emitStatement(const StmtPtr& s, cons
         // inside a loop: record the value, set the flags and leave the loop (like break)
         auto& r = s->as<ReturnStmt>();
         Value* v = r.value ? emitExpr(r.value, declaredReturn_) : insertConstant(IValue(), s->range);
-        v = tryConvertToType(s->range, graph_, declaredReturn_, v, true, *registry_);
-        if (!v->type()->isSubtypeOf(declaredReturn_))
-          throw CompileError("Return value was annotated as having type " + typeNameForMsg(declaredReturn_) +
-                                 " but is actually of type " + typeNameForMsg(v->type()),
-                             s->range);
+        if (declaredReturn_) {
+          v = tryConvertToType(s->range, graph_, declaredReturn_, v, true, *registry_);
+          if (!v->type()->isSubtypeOf(declaredReturn_))
+            throw CompileError("Return value was annotated as having type " + typeNameForMsg(declaredReturn_) +
+                                   " but is actually of type " + typeNameForMsg(v->type()),
+                               s->range);
+        } else {
+          returnTypes_.push_back(v->type());
+        }
         env_->table["$loop_return"] = std::make_shared<SimpleValue>(v);
         env_->table["$did_return"] = std::make_shared<SimpleValue>(insertConstant(IValue(true), s->range));
         env_->table["$did_break" + std::to_string(loopDepth_)] =
@@ -1021,12 +1063,12 @@ void FunctionEmitter::emitLoop(const SourceRange& loc, Value* maxTrip, const Exp
   for (auto& x : extraAssigned) assigned.insert(x);
   bool hasReturn = containsReturn(body);
   if (hasReturn) {
-    if (!declaredReturn_)
+    if (!declaredReturn_ && !inferring_)
       throw CompileError("return statements inside loops need the function's return type to be annotated", loc);
     if (!env_->findQuiet("$loop_return")) {
       Node* u = graph_.insert(prim::Uninitialized, {}, 1);
       u->setSourceRange(loc);
-      u->output()->setType(declaredReturn_);
+      u->output()->setType(declaredReturn_ ? declaredReturn_ : AnyType());
       env_->table["$loop_return"] = std::make_shared<SimpleValue>(u->output());
       env_->table["$did_return"] = std::make_shared<SimpleValue>(insertConstant(IValue(false), loc));
     }
@@ -1285,6 +1327,8 @@ void FunctionEmitter::emitAssert(const AssertStmt& s) {
 
 void FunctionEmitter::emitReturn(const ReturnStmt& s) {
   Value* v = s.value ? emitExpr(s.value, declaredReturn_) : insertConstant(IValue(), s.range);
+  bool synthesized = s.value && s.value->kind == ExprKind::Name && s.value->as<NameExpr>().id == "$loop_return";
+  if (inferring_ && !synthesized) returnTypes_.push_back(v->type());
   if (declaredReturn_) {
     v = tryConvertToType(s.range, graph_, declaredReturn_, v, true, *registry_);
     if (!v->type()->isSubtypeOf(declaredReturn_))

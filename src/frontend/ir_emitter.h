@@ -23,7 +23,7 @@
 //   - values get debug names from variable names ("x", then PyTorch renames older ones to "x.1"), and
 //     every node the range of the expression it came from.
 // Not supported yet: torch.jit.fork/wait, interfaces, @property, @torch.jit.ignore (an error: it needs
-// Python), NamedTuple field defaults, `return` inside loops of functions without a return annotation.
+// Python), NamedTuple field defaults.
 // PyTorch's exact value-name suffixes (it names parameters "%x.1" because of its Load/Store SSA pass)
 // are not reproduced: names match up to those suffixes.
 #pragma once
@@ -107,6 +107,9 @@ class FunctionEmitter {
   FunctionEmitter(Graph& graph, const EmitContext& ctx);
   ~FunctionEmitter();
   void emitDef(const DefStmt& def, const FunctionSchema& schema, const TypePtr& selfType);
+  /// After emitDef with a schema whose return type is null (inference): the unified type of the
+  /// values returned (None when nothing is returned).
+  TypePtr inferredReturnType() const { return inferredReturn_; }
 
   Graph& graph() { return graph_; }
   const OperatorRegistry& registry() const { return *registry_; }
@@ -188,7 +191,9 @@ class FunctionEmitter {
   TypeParser typeParser_;
   std::shared_ptr<Environment> env_;
   TypePtr declaredReturn_;       // null when not annotated
+  bool inferring_ = false;       // emitting only to infer the return type
   std::vector<TypePtr> returnTypes_;
+  TypePtr inferredReturn_;
   int loopDepth_ = 0;
   int exprDepth_ = 0;  // bounds recursion on pathological expressions
   size_t tmpCounter_ = 0;

@@ -124,7 +124,7 @@ Program Program::open(const std::string& path) {
   return p;
 }
 
-Callable Program::select(const std::string& method, const std::string& function) const {
+Callable Program::select(const std::string& method, const std::string& function, bool forInference) {
   Callable c;
   if (!function.empty()) {
     GraphFunction* fn = cu_->findGraphFunction(function);
@@ -138,9 +138,13 @@ Callable Program::select(const std::string& method, const std::string& function)
   }
   if (isArchive()) {
     std::string name = method.empty() ? "forward" : method;
-    const Module& m = archive_->module;
+    Module& m = archive_->module;
     Function* f = m.findMethod(name);
     if (!f) throw Error(fmt::format("method '{}' is not defined on module '{}' in '{}'", name, m.type()->qualName(), path_));
+    if (forInference) {
+      if (!m.frozenMethod(name)) m.freezeMethod(name);
+      f = m.frozenMethod(name);
+    }
     auto* gf = dynamic_cast<GraphFunction*>(f);
     if (!gf) throw Error(fmt::format("method '{}' of '{}' is not a TorchScript function", name, m.type()->qualName()));
     c.function = gf;

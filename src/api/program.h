@@ -33,7 +33,10 @@ class Program {
   /// --method NAME (archive methods; default "forward") or --function NAME (functions of a source file,
   /// or qualified/unqualified functions of an archive). Source files without --function: the only
   /// function, else `forward`, else UsageError. Unknown names throw Error (CLI exit 1).
-  Callable select(const std::string& method, const std::string& function) const;
+  /// With `forInference`, an archive method is first specialized to the loaded module
+  /// (Module::freezeMethod: never-written attributes become constants, conv+batch_norm folded), once,
+  /// here at load time; results are unchanged. `run` and `bench` use it; `graph` and `code` do not.
+  Callable select(const std::string& method, const std::string& function, bool forInference = false);
 
   /// The TorchScript source of a callable, as fn.code prints it where possible: for archives the
   /// method's definition from code/ (with `self` unannotated, dedented); for source files the `def`.

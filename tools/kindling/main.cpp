@@ -70,9 +70,9 @@ int cmdRun(const CommonOptions& o) {
   applyThreads(o.threads);
   double t0 = nowMs();
   Program p = Program::open(o.program);
+  Callable c = p.select(o.method, o.function, /*forInference=*/true);
   double t1 = nowMs();
   std::vector<IValue> args = readInputs(o.input);
-  Callable c = p.select(o.method, o.function);
   double t2 = nowMs();
   IValue out = c.call(std::move(args));
   double t3 = nowMs();
@@ -112,7 +112,7 @@ int cmdBench(const CommonOptions& o) {
   applyThreads(o.threads);
   double t0 = nowMs();
   Program p = Program::open(o.program);
-  Callable c = p.select(o.method, o.function);
+  Callable c = p.select(o.method, o.function, /*forInference=*/true);
   double loadMs = nowMs() - t0;
   std::vector<IValue> args = readInputs(o.input);
   double f0 = nowMs();

@@ -297,8 +297,10 @@ Value* materialize(const NamedValue& nv, const TypePtr& formal, const TypeEnv& e
 Value* tryMatchArgument(const Argument& schemaArg, Graph& graph, const SourceRange& loc, Value* value,
                         std::ostream* failures, const std::function<std::ostream&()>& err, bool allowConversions,
                         TypeEnv& env, const OperatorRegistry& registry) {
+  // ScalarType/Layout/MemoryFormat take ints, but only in the pass with conversions: PyTorch picks
+  // view(int[] size) over view.dtype(ScalarType) for `x.view(-1)`.
   Argument arg = schemaArg;
-  arg.type = fakeType(schemaArg.type);
+  if (allowConversions) arg.type = fakeType(schemaArg.type);
   if (isIntOrFloatUsedAsList(value, arg)) {
     std::vector<Value*> repeated(static_cast<size_t>(*arg.N), value);
     value = createList(graph, loc, value->type(), repeated);

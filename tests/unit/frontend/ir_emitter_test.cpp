@@ -486,3 +486,11 @@ TEST(IrEmitter, FunctionalCalls) {
   EXPECT_TRUE(contains(g, "aten::embedding(%w, %idx,")) << g;
   EXPECT_TRUE(contains(g, "aten::hardtanh_(%x,")) << g;
 }
+
+TEST(IrEmitter, ViewWithIntPrefersSizeOverload) {
+  // x.view(-1) is view(int[] size) (as PyTorch), not view.dtype(ScalarType) although dtypes are ints
+  auto c = compile("def f(x):\n    return x.view(-1), torch.zeros([2], dtype=6)\n");
+  std::string g = c->graph("f");
+  EXPECT_TRUE(contains(g, "%3 : int[] = prim::ListConstruct(%2)\n  %4 : Tensor = aten::view(%x, %3)")) << g;
+  EXPECT_TRUE(contains(g, "aten::zeros(")) << g;
+}

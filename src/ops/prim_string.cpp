@@ -193,12 +193,19 @@ void normalizeRange(int64_t size, int64_t& start, int64_t& end) {
   if (end < 0) end = std::max<int64_t>(0, size + end + 1);
 }
 
+[[noreturn]] void substrOutOfRange(int64_t pos, int64_t size) {  // std::string::substr's message, as PyTorch
+  throw RuntimeError(fmt::format("basic_string::substr: __pos (which is {}) > this->size() (which is {})", pos, size));
+}
+
 int64_t findImpl(const std::string& x, const std::string& sub, int64_t start, int64_t end, bool reverse) {
   int64_t size = static_cast<int64_t>(x.size());
   normalizeRange(size, start, end);
-  end = std::min(end, size);
-  if (end <= start) return sub.empty() ? start : -1;
-  std::string_view window(x.data() + start, static_cast<size_t>(end - start));
+  std::string_view window;
+  if (end > start) {
+    if (start > size) substrOutOfRange(start, size);
+    window = std::string_view(x).substr(static_cast<size_t>(start), static_cast<size_t>(end - start));
+  }
+  if (window.size() < sub.size()) return -1;
   size_t pos = reverse ? window.rfind(sub) : window.find(sub);
   return pos == std::string_view::npos ? -1 : static_cast<int64_t>(pos) + start;
 }
@@ -245,9 +252,10 @@ void startsEnds(Stack& s) {  // startswith / endswith(str self, str substr, int 
   const std::string& sub = str(subV);
   int64_t size = static_cast<int64_t>(x.size());
   normalizeRange(size, start, end);
-  end = std::min(end, size);
-  if (start > size || end < start) { push(s, false); return; }
-  std::string_view w(x.data() + start, static_cast<size_t>(end - start));
+  if (start > size) substrOutOfRange(start, size);
+  // As PyTorch: substr(start, end - start), where end < start means "to the end of the string".
+  std::string_view w = std::string_view(x).substr(static_cast<size_t>(start),
+                                                  end >= start ? static_cast<size_t>(end - start) : std::string_view::npos);
   bool r = w.size() >= sub.size() &&
            (Ends ? w.compare(w.size() - sub.size(), sub.size(), sub) == 0 : w.compare(0, sub.size(), sub) == 0);
   push(s, r);
@@ -379,8 +387,7 @@ void partition(Stack& s) {  // (r)partition(str self, str separator) -> (str, st
   IValue sepV = pop(s);
   IValue v = pop(s);
   const std::string& x = str(v);
-  const std::string& sep = str(sepV);
-  KD_CHECK(!sep.empty(), "ValueError: empty separator");
+  const std::string& sep = str(sepV);  // an empty separator is accepted, as in PyTorch 1.13
   size_t f = Reverse ? x.rfind(sep) : x.find(sep);
   if (f == std::string::npos) {
     if (Reverse) push(s, makeTuple({IValue(""), IValue(""), IValue(x)}));

@@ -2,6 +2,9 @@
 // each comment, run through torch.jit.CompilationUnit under /usr/bin/python3).
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
 #include "ops/prim_util.h"
 #include "prim_test_util.h"
 
@@ -164,4 +167,90 @@ TEST(PrimString, RaiseException) {
   } catch (const RuntimeError& e) {
     EXPECT_EQ(e.pythonClass(), "builtins.RuntimeError");
   }
+}
+
+// data/ops/string_cases.txt: "<overload> <nargs> (<kind>:<value>)* <result>" from PyTorch 1.13 TorchScript
+// (see gen_string_cases.py); str values are hex-encoded bytes.
+namespace {
+std::string unhex(const std::string& h) {
+  std::string out;
+  for (size_t i = 0; i + 1 < h.size(); i += 2) out += static_cast<char>(std::stoi(h.substr(i, 2), nullptr, 16));
+  return out;
+}
+std::string hexOf(const std::string& s) {
+  static const char* d = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : s) {
+    out += d[c >> 4];
+    out += d[c & 15];
+  }
+  return out;
+}
+std::vector<std::string> splitComma(const std::string& s) {
+  std::vector<std::string> out;
+  if (s.empty()) return out;
+  size_t b = 0;
+  while (true) {
+    size_t e = s.find(',', b);
+    out.push_back(s.substr(b, e == std::string::npos ? std::string::npos : e - b));
+    if (e == std::string::npos) break;
+    b = e + 1;
+  }
+  return out;
+}
+}  // namespace
+
+TEST(PrimString, MatchesTorchScriptStringTable) {
+  std::ifstream f(std::string(KINDLING_TEST_DATA_DIR) + "/ops/string_cases.txt");
+  ASSERT_TRUE(f.good());
+  std::string line;
+  size_t n = 0, bad = 0;
+  while (std::getline(f, line)) {
+    std::istringstream is(line);
+    std::string op;
+    int nargs = 0;
+    is >> op >> nargs;
+    Stack s;
+    for (int i = 0; i < nargs; ++i) {
+      std::string a;
+      is >> a;
+      size_t c = a.find(':');
+      std::string kind = a.substr(0, c), v = a.substr(c + 1);
+      if (kind == "str") s.emplace_back(unhex(v));
+      else if (kind == "int") s.emplace_back(static_cast<int64_t>(std::stoll(v)));
+      else if (kind == "bool") s.emplace_back(v == "1");
+      else if (kind == "none") s.emplace_back();
+      else if (kind == "strlist") {
+        std::vector<IValue> el;
+        for (auto& x : splitComma(v)) el.emplace_back(unhex(x));
+        s.push_back(makeList(StringType(), std::move(el)));
+      }
+    }
+    std::string expected;
+    std::getline(is, expected);
+    expected.erase(0, expected.find_first_not_of(' '));
+    // PyTorch works on bytes; where it split a UTF-8 character, Python could not decode its result.
+    if (expected.rfind("error:'utf-8' codec", 0) == 0) continue;
+    const Operator* o = OperatorRegistry::global().find(op);
+    ASSERT_NE(o, nullptr) << line;
+    std::string got;
+    try {
+      o->fn(s);
+      const IValue& r = s.back();
+      if (r.isBool()) got = std::string("bool:") + (r.toBool() ? "1" : "0");
+      else if (r.isInt()) got = "int:" + std::to_string(r.toInt());
+      else if (r.isString()) got = "str:" + hexOf(r.toStringRef());
+      else if (r.isList() || r.isTuple()) {
+        got = r.isList() ? "strlist:" : "tuple:";
+        const auto& el = r.isList() ? r.toListRef().elements : r.toTupleRef().elements;
+        for (size_t i = 0; i < el.size(); ++i) got += (i ? "," : "") + hexOf(el[i].toStringRef());
+      }
+    } catch (const RuntimeError& e) {
+      got = "error:" + e.message();
+    }
+    ++n;
+    if (got != expected && ++bad <= 30) ADD_FAILURE() << line << "\n  kindling: " << got;
+  }
+  EXPECT_GT(n, 10000u);
+  EXPECT_EQ(bad, 0u);
 }

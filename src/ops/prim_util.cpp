@@ -4,28 +4,38 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <limits>
 
 namespace kindling::prim {
 
 void sliceIndices(int64_t n, const IValue& startV, const IValue& endV, int64_t step, std::vector<int64_t>& out) {
+  // CPython's PySlice_Unpack + PySlice_AdjustIndices, which PyTorch 1.13 follows (no overflow anywhere).
   KD_CHECK(step != 0, "List slice should have non-zero step");
-  if (step > 0) {
-    int64_t start = startV.isNone() ? 0 : startV.toInt();
-    int64_t end = endV.isNone() ? n : endV.toInt();
-    if (start < 0) start = std::max<int64_t>(0, start + n);
-    if (end < 0) end = std::max<int64_t>(0, end + n);
-    start = std::min(start, n);
-    end = std::min(end, n);
-    for (int64_t i = start; i < end; i += step) out.push_back(i);
-  } else {
-    int64_t start = startV.isNone() ? n - 1 : startV.toInt();
-    int64_t end = endV.isNone() ? -1 : endV.toInt();
-    if (start < 0) start = std::max<int64_t>(-1, start + n);
-    if (!endV.isNone() && end < 0) end = std::max<int64_t>(-1, end + n);
-    start = std::min(start, n - 1);
-    end = std::min(end, n - 1);
-    for (int64_t i = start; i > end; i += step) out.push_back(i);
+  KD_CHECK(step != std::numeric_limits<int64_t>::min(), "List slice step is out of bounds");
+  // None is INT64_MAX, and so is an explicit INT64_MAX (PyTorch's slice_indices_adjust).
+  const int64_t kMax = std::numeric_limits<int64_t>::max();
+  int64_t start = startV.isNone() ? kMax : startV.toInt();
+  int64_t stop = endV.isNone() ? kMax : endV.toInt();
+  if (start == kMax) start = step < 0 ? kMax : 0;
+  if (stop == kMax) stop = step < 0 ? std::numeric_limits<int64_t>::min() : kMax;
+  auto adjust = [&](int64_t& v) {
+    if (v < 0) {
+      v += n;
+      if (v < 0) v = step < 0 ? -1 : 0;
+    } else if (v >= n) {
+      v = step < 0 ? n - 1 : n;
+    }
+  };
+  adjust(start);
+  adjust(stop);
+  int64_t len = 0;
+  if (step < 0) {
+    if (stop < start) len = (start - stop - 1) / (0 - step) + 1;
+  } else if (start < stop) {
+    len = (stop - start - 1) / step + 1;
   }
+  out.reserve(out.size() + static_cast<size_t>(len));
+  for (int64_t k = 0; k < len; ++k) out.push_back(start + k * step);
 }
 
 namespace {

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <sstream>
 
 #include "prim_test_util.h"
 
@@ -120,4 +122,34 @@ TEST(PrimList, SortAny) {
   EXPECT_EQ(sorted.toListRef().elements[2].toTupleRef().elements[0].toInt(), 2);
   callOp("aten::sort.any", {l, true});
   EXPECT_EQ(l.toListRef().elements[0].toTupleRef().elements[0].toInt(), 2);
+}
+
+// data/ops/list_slice_cases.txt: "<start|None> <end|None> <step> <result>" for l = [0, 1, 2, 3, 4].
+TEST(PrimList, MatchesTorchScriptSliceTable) {
+  std::ifstream f(std::string(KINDLING_TEST_DATA_DIR) + "/ops/list_slice_cases.txt");
+  ASSERT_TRUE(f.good());
+  std::string line;
+  size_t n = 0, bad = 0;
+  auto opt = [](const std::string& v) { return v == "None" ? IValue() : IValue(static_cast<int64_t>(std::stoll(v))); };
+  while (std::getline(f, line)) {
+    std::istringstream is(line);
+    std::string a, b, c, expected;
+    is >> a >> b >> c;
+    std::getline(is, expected);
+    expected.erase(0, expected.find_first_not_of(' '));
+    std::string got;
+    try {
+      IValue r = callOp("aten::slice.t", {ints({0, 1, 2, 3, 4}), opt(a), opt(b), opt(c)});
+      for (int64_t x : r.toIntVector()) {
+        if (!got.empty()) got += ',';
+        got += std::to_string(x);
+      }
+    } catch (const RuntimeError& e) {
+      got = "error:" + e.message();
+    }
+    ++n;
+    if (got != expected && ++bad <= 30) ADD_FAILURE() << line << "\n  kindling: " << got;
+  }
+  EXPECT_EQ(n, 2592u);
+  EXPECT_EQ(bad, 0u);
 }

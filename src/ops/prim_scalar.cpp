@@ -322,8 +322,10 @@ void rangeLength(Stack& s) {  // aten::__range_length(int lo, int hi, int step) 
   int64_t hi = pop(s).toInt();
   int64_t lo = pop(s).toInt();
   KD_CHECK(step != 0, "range() arg 3 must not be zero");
-  if (step > 0 && lo < hi) push(s, 1 + (hi - 1 - lo) / step);
-  else if (step < 0 && lo > hi) push(s, 1 + (lo - 1 - hi) / (0 - step));
+  // Unsigned differences: no overflow for any lo, hi, step.
+  auto u = [](int64_t v) { return static_cast<uint64_t>(v); };
+  if (step > 0 && lo < hi) push(s, static_cast<int64_t>(1 + (u(hi) - u(lo) - 1) / u(step)));
+  else if (step < 0 && lo > hi) push(s, static_cast<int64_t>(1 + (u(lo) - u(hi) - 1) / (0 - u(step))));
   else push(s, int64_t(0));
 }
 void deriveIndex(Stack& s) {  // aten::__derive_index(int index, int start, int step) -> int

@@ -148,6 +148,8 @@ TEST(PrimScalar, BitsLogicIdentity) {
   EXPECT_EQ(callOp("aten::__range_length", {int64_t(1), int64_t(10), int64_t(3)}).toInt(), 3);
   EXPECT_EQ(callOp("aten::__range_length", {int64_t(10), int64_t(1), int64_t(-3)}).toInt(), 3);
   EXPECT_EQ(callOp("aten::__range_length", {int64_t(5), int64_t(1), int64_t(1)}).toInt(), 0);
+  EXPECT_EQ(callOp("aten::__range_length", {kMin, kMax, kMax}).toInt(), 3);  // len(range(-2**63, 2**63-1, 2**63-1)) in Python
+  EXPECT_EQ(callOp("aten::__range_length", {kMax, kMin, kMin}).toInt(), 2);  // len(range(2**63-1, -2**63, -2**63))
   EXPECT_EQ(callOp("aten::__derive_index", {int64_t(2), int64_t(1), int64_t(3)}).toInt(), 7);
 }
 

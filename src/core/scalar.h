@@ -38,5 +38,8 @@ std::string pythonFloatRepr(double d);
 /// A float as TorchScript's print()/str() writes it (c10 IValue printing): integral values as "1." / "0.",
 /// others with 17 significant digits ("0.10000000000000001", "1e+20", "inf").
 std::string torchscriptFloatStr(double d);
+/// A float as graphs and schemas print it (c10's IValue printer): integral values below 1e10 as "1." /
+/// "-0.", others with 17 significant digits ("1000000000000000", "0.10000000000000001"), "nan", "inf".
+std::string graphFloatStr(double d);
 
 }  // namespace kindling

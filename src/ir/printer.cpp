@@ -11,21 +11,6 @@
 
 namespace kindling {
 
-std::string graphDoubleString(double d) {
-  int c = std::fpclassify(d);
-  if ((c == FP_NORMAL || c == FP_ZERO) && std::abs(d) < 1e10) {
-    int64_t i = static_cast<int64_t>(d);
-    if (static_cast<double>(i) == d) {
-      if (i == 0 && std::signbit(d)) return "-0.";
-      return std::to_string(i) + ".";
-    }
-  }
-  if (std::isnan(d)) return "nan";
-  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.17g", d);
-  return buf;
-}
 
 std::string graphQuotedString(const std::string& s) {
   std::string out = "\"";
@@ -85,7 +70,7 @@ std::string graphValueString(const IValue& v) {
   switch (v.tag()) {
     case IValue::Tag::None: return "None";
     case IValue::Tag::Int: return std::to_string(v.toInt());
-    case IValue::Tag::Double: return graphDoubleString(v.toDouble());
+    case IValue::Tag::Double: return graphFloatStr(v.toDouble());
     case IValue::Tag::Bool: return v.toBool() ? "True" : "False";
     case IValue::Tag::String: return graphQuotedString(v.toStringRef());
     case IValue::Tag::Device: return v.toDevice().str();

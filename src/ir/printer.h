@@ -28,8 +28,6 @@ class Node;
 /// An IValue as c10's operator<< prints it inside graph attributes: 1, 2.5, 1., "abc", [1, 2], (1, "a"),
 /// True, None, {"a": 1}.
 std::string graphValueString(const IValue& v);
-/// A double as c10 prints it: "1.", "0.10000000000000001", "inf", "-inf", "nan", "1e+20".
-std::string graphDoubleString(double d);
 /// A string quoted as c10::printQuotedString: "a\"b\n".
 std::string graphQuotedString(const std::string& s);
 /// One node (and its blocks) as it appears in a graph listing, at the given indent (in spaces).

@@ -139,28 +139,13 @@ std::string quotedString(const std::string& s) {
   return out;
 }
 
-static std::string doubleStr(double d) {
-  int c = std::fpclassify(d);
-  if ((c == FP_NORMAL || c == FP_ZERO) && std::abs(d) < 1e10) {
-    auto i = static_cast<int64_t>(d);
-    if (static_cast<double>(i) == d) {
-      if (i == 0 && std::signbit(d)) return "-0.";
-      return std::to_string(i) + ".";
-    }
-  }
-  if (std::isnan(d)) return "nan";
-  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", d);
-  return buf;
-}
 
 std::string valueStr(const IValue& v) {
   switch (v.tag()) {
     case IValue::Tag::None: return "None";
     case IValue::Tag::Bool: return v.toBool() ? "True" : "False";
     case IValue::Tag::Int: return std::to_string(v.toInt());
-    case IValue::Tag::Double: return doubleStr(v.toDouble());
+    case IValue::Tag::Double: return graphFloatStr(v.toDouble());
     case IValue::Tag::String: return quotedString(v.toStringRef());
     case IValue::Tag::Device: return quotedString(v.toDevice().str());
     case IValue::Tag::List: {

@@ -17,21 +17,6 @@ namespace {
 using testing::canonicalNumbers;
 using testing::readDataFile;
 
-TEST(PrinterTest, DoublesAsC10PrintsThem) {
-  // Values from print(torch.jit.script(fn).graph) in PyTorch 1.13.
-  EXPECT_EQ(graphDoubleString(0.1), "0.10000000000000001");
-  EXPECT_EQ(graphDoubleString(1.0), "1.");
-  EXPECT_EQ(graphDoubleString(2.5), "2.5");
-  EXPECT_EQ(graphDoubleString(1e-5), "1.0000000000000001e-05");
-  EXPECT_EQ(graphDoubleString(1e20), "1e+20");
-  EXPECT_EQ(graphDoubleString(123456789.0), "123456789.");
-  EXPECT_EQ(graphDoubleString(1.5e-7), "1.4999999999999999e-07");
-  EXPECT_EQ(graphDoubleString(std::numeric_limits<double>::infinity()), "inf");
-  EXPECT_EQ(graphDoubleString(-std::numeric_limits<double>::infinity()), "-inf");
-  EXPECT_EQ(graphDoubleString(-0.0), "-0.");
-  EXPECT_EQ(graphDoubleString(-2.0), "-2.");
-}
-
 TEST(PrinterTest, ValuesAndStrings) {
   EXPECT_EQ(graphQuotedString("a\"b\n"), "\"a\\\"b\\n\"");
   EXPECT_EQ(graphValueString(makeTuple({IValue(int64_t(1)), IValue(2.0), IValue("s")})), "(1, 2., \"s\")");

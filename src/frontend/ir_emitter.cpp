@@ -1463,9 +1463,38 @@ SugaredValuePtr FunctionEmitter::emitSugaredExpr(const ExprPtr& e, size_t nBinde
   }
 }
 
+// PyTorch's emitter reads a variable through a prim::Load whose output takes the variable's name, which
+// renames the value holding that name to "x.N" (Value::setDebugName); SSA conversion then removes the
+// load. Reproducing the renaming makes graphs print with PyTorch's names (%x.1 for a parameter x that is read).
+// PyTorch creates the join values (prim::If/prim::Loop outputs, loop-carried block parameters) only in SSA
+// conversion, after every read of the emission, so a read never renames them there: `if c: a = x ...; return a`
+// prints `%a : int = prim::If(...)`, and a loop's result `%s`. We create them while emitting, so a read whose
+// name is held by a join value renames nothing.
+static bool isJoinValue(const Value* v) {
+  const Node* n = v->node();
+  if (n->kind() == prim::If || n->kind() == prim::Loop) return true;
+  if (n->kind() == prim::Param && v->offset() > 0) {  // input 0 of a loop body is the trip index
+    const Block* b = n->owningBlock();
+    return b && b->owningNode() && b->owningNode()->kind() == prim::Loop;
+  }
+  return false;
+}
+
+void FunctionEmitter::noteVariableRead(const std::string& name) {
+  if (!meaningfulName(name)) return;
+  auto holder = graph_.uniqueNames().find(name);
+  if (holder != graph_.uniqueNames().end() && isJoinValue(holder->second)) return;
+  Node* load = graph_.create(prim::Load, {}, 1);
+  load->output()->setDebugName(name);
+  load->destroy();
+}
+
 SugaredValuePtr FunctionEmitter::lookupName(const NameExpr& n) {
   const std::string& id = n.id;
-  if (auto v = env_->find(id, n.range)) return v;
+  if (auto v = env_->find(id, n.range)) {
+    if (dynamic_cast<SimpleValue*>(v.get())) noteVariableRead(id);
+    return v;
+  }
   if (ctx_.resolver)
     if (auto v = ctx_.resolver->resolveValue(id, n.range)) return v;
   static const char* const specialForms[] = {"annotate", "unchecked_cast", "uninitialized", "isinstance", "getattr",

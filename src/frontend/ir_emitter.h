@@ -182,6 +182,7 @@ class FunctionEmitter {
   Value* emitTensorIndexing(const SourceRange& loc, Value* tensor, const std::vector<ExprPtr>& subs);
   SugaredValuePtr emitIsInstance(const CallExpr& c, CondValue* cond);
   SugaredValuePtr lookupName(const NameExpr& n);
+  void noteVariableRead(const std::string& name);
   SugaredValuePtr iterableOf(const SourceRange& loc, const SugaredValuePtr& v);
   void insertRefinements(const SourceRange& loc, const std::vector<Refinement>& refs);
 

@@ -45,14 +45,14 @@ TEST(IrEmitter, StraightLineAndOperators) {
       "    z = x * y + 1\n"
       "    return -z\n");
   EXPECT_EQ(c->graph("f"),
-            "graph(%x : Tensor,\n"
-            "      %y : int):\n"
-            "  %2 : Tensor = aten::mul(%x, %y)\n"
-            "  %3 : int = prim::Constant[value=1]()\n"
-            "  %4 : int = prim::Constant[value=1]()\n"
-            "  %z : Tensor = aten::add(%2, %3, %4)\n"
-            "  %6 : Tensor = aten::neg(%z)\n"
-            "  return (%6)\n");
+            "graph(%x.1 : Tensor,\n"
+            "      %y.1 : int):\n"
+            "  %4 : Tensor = aten::mul(%x.1, %y.1)\n"
+            "  %5 : int = prim::Constant[value=1]()\n"
+            "  %6 : int = prim::Constant[value=1]()\n"
+            "  %z.1 : Tensor = aten::add(%4, %5, %6)\n"
+            "  %9 : Tensor = aten::neg(%z.1)\n"
+            "  return (%9)\n");
 }
 
 TEST(IrEmitter, IfOutputsAreSortedAndUnified) {
@@ -67,9 +67,9 @@ TEST(IrEmitter, IfOutputsAreSortedAndUnified) {
       "        b = 2\n"
       "    return a, b\n");
   std::string g = c->graph("f");
-  EXPECT_TRUE(contains(g, "%a : int?, %b : int = prim::If(%c)")) << g;
-  EXPECT_TRUE(contains(g, "-> (%a.1, %x)")) << g;
-  EXPECT_TRUE(contains(g, "-> (%x, %b.1)")) << g;
+  EXPECT_TRUE(contains(g, "%a : int?, %b : int = prim::If(%c.1)")) << g;
+  EXPECT_TRUE(contains(g, "-> (%a.1, %x.1)")) << g;
+  EXPECT_TRUE(contains(g, "-> (%x.1, %b.1)")) << g;
   EXPECT_TRUE(contains(g, "prim::TupleConstruct(%a, %b)")) << g;
 }
 
@@ -81,14 +81,14 @@ TEST(IrEmitter, ForRangeLoopCarried) {
       "        s = s + i\n"
       "    return s\n");
   EXPECT_EQ(c->graph("f"),
-            "graph(%n : int):\n"
+            "graph(%n.1 : int):\n"
             "  %s.1 : int = prim::Constant[value=0]()\n"
-            "  %2 : bool = prim::Constant[value=1]()\n"
-            "  %s : int = prim::Loop(%n, %2, %s.1)\n"
-            "    block0(%i : int, %s.3 : int):\n"
-            "      %s.5 : int = aten::add(%s.3, %i)\n"
-            "      %6 : bool = prim::Constant[value=1]()\n"
-            "      -> (%6, %s.5)\n"
+            "  %3 : bool = prim::Constant[value=1]()\n"
+            "  %s : int = prim::Loop(%n.1, %3, %s.1)\n"
+            "    block0(%i.1 : int, %s.3 : int):\n"
+            "      %s.5 : int = aten::add(%s.3, %i.1)\n"
+            "      %8 : bool = prim::Constant[value=1]()\n"
+            "      -> (%8, %s.5)\n"
             "  return (%s)\n");
 }
 
@@ -103,8 +103,8 @@ TEST(IrEmitter, ForOverListAndWhile) {
       "        s = s // 2\n"
       "    return s\n");
   std::string g = c->graph("f");
-  EXPECT_TRUE(contains(g, "aten::len(%l)")) << g;
-  EXPECT_TRUE(contains(g, "%v : int = aten::__getitem__(%l,")) << g;
+  EXPECT_TRUE(contains(g, "aten::len(%l.1)")) << g;
+  EXPECT_TRUE(contains(g, "%v.1 : int = aten::__getitem__(%l.1,")) << g;
   EXPECT_TRUE(contains(g, "prim::Constant[value=9223372036854775807]()")) << g;
   EXPECT_TRUE(contains(g, "aten::floordiv(")) << g;
 }
@@ -118,8 +118,8 @@ TEST(IrEmitter, OptionalRefinementAndEarlyReturn) {
       "    return a + 1\n");
   std::string g = c->graph("f");
   EXPECT_TRUE(contains(g, "aten::__is__(%a.1,")) << g;
-  EXPECT_TRUE(contains(g, "%a : int = prim::unchecked_cast(%a.1)")) << g;
-  EXPECT_TRUE(contains(g, "aten::add(%a,")) << g;
+  EXPECT_TRUE(contains(g, "%a.5 : int = prim::unchecked_cast(%a.1)")) << g;
+  EXPECT_TRUE(contains(g, "aten::add(%a.5,")) << g;
   // both paths end in one If whose output is returned
   EXPECT_TRUE(contains(g, "int = prim::If(")) << g;
 }
@@ -148,7 +148,7 @@ TEST(IrEmitter, BreakContinueLowering) {
       "    return s\n");
   std::string g = c->graph("f");
   EXPECT_TRUE(contains(g, "aten::__not__")) << g;  // loop condition = not did_break
-  EXPECT_TRUE(contains(g, "prim::Loop(%n,")) << g;
+  EXPECT_TRUE(contains(g, "prim::Loop(%n.1,")) << g;
 }
 
 TEST(IrEmitter, ContainersAndIndexing) {
@@ -160,14 +160,14 @@ TEST(IrEmitter, ContainersAndIndexing) {
       "    e = [a, a]\n"
       "    return e[0] + d['k'] + x[0, 1:3] + x[..., None] + t[0]\n");
   std::string g = c->graph("f");
-  EXPECT_TRUE(contains(g, "%t : (Tensor, int) = prim::TupleConstruct(%x,")) << g;
-  EXPECT_TRUE(contains(g, "%a : Tensor, %b : int = prim::TupleUnpack(%t)")) << g;
-  EXPECT_TRUE(contains(g, "%d : Dict(str, Tensor) = prim::DictConstruct(")) << g;
-  EXPECT_TRUE(contains(g, "%e : Tensor[] = prim::ListConstruct(%a, %a)")) << g;
-  EXPECT_TRUE(contains(g, "aten::select(%x,")) << g;
+  EXPECT_TRUE(contains(g, "%t.1 : (Tensor, int) = prim::TupleConstruct(%x.1,")) << g;
+  EXPECT_TRUE(contains(g, "%a.1 : Tensor, %b : int = prim::TupleUnpack(%t.1)")) << g;
+  EXPECT_TRUE(contains(g, "%d.1 : Dict(str, Tensor) = prim::DictConstruct(")) << g;
+  EXPECT_TRUE(contains(g, "%e.1 : Tensor[] = prim::ListConstruct(%a.1, %a.1)")) << g;
+  EXPECT_TRUE(contains(g, "aten::select(%x.1,")) << g;
   EXPECT_TRUE(contains(g, "aten::slice(")) << g;
-  EXPECT_TRUE(contains(g, "aten::unsqueeze(%x,")) << g;
-  EXPECT_TRUE(contains(g, "prim::TupleIndex(%t,")) << g;
+  EXPECT_TRUE(contains(g, "aten::unsqueeze(%x.1,")) << g;
+  EXPECT_TRUE(contains(g, "prim::TupleIndex(%t.1,")) << g;
 }
 
 TEST(IrEmitter, EmptyListTakesArgumentType) {
@@ -177,9 +177,9 @@ TEST(IrEmitter, EmptyListTakesArgumentType) {
       "    l = torch.jit.annotate(List[int], [])\n"
       "    return torch.zeros([2, 3]), l, torch.max_pool2d(x, [2, 2], [])\n");
   std::string g = c->graph("f");
-  EXPECT_TRUE(contains(g, "%l : int[] = prim::ListConstruct()")) << g;
+  EXPECT_TRUE(contains(g, "%l.1 : int[] = prim::ListConstruct()")) << g;
   EXPECT_TRUE(contains(g, "int[] = prim::ListConstruct()\n  %")) << g;
-  EXPECT_TRUE(contains(g, "aten::max_pool2d(%x,")) << g;
+  EXPECT_TRUE(contains(g, "aten::max_pool2d(%x.1,")) << g;
 }
 
 TEST(IrEmitter, DefaultsAndBroadcastLists) {
@@ -188,9 +188,9 @@ TEST(IrEmitter, DefaultsAndBroadcastLists) {
       "    return torch.conv2d(x, w, None, 2)\n");
   std::string g = c->graph("f");
   // stride=2 broadcast to [2, 2]; padding/dilation/groups filled from defaults
-  EXPECT_TRUE(contains(g, "int[] = prim::ListConstruct(%3, %3)")) << g;
+  EXPECT_TRUE(contains(g, "int[] = prim::ListConstruct(%5, %5)")) << g;
   EXPECT_TRUE(contains(g, "prim::Constant[value=[0, 0]]()")) << g;
-  EXPECT_TRUE(contains(g, "aten::conv2d(%x, %w,")) << g;
+  EXPECT_TRUE(contains(g, "aten::conv2d(%x.1, %w.1,")) << g;
 }
 
 TEST(IrEmitter, ClassesMethodsAttributes) {
@@ -208,12 +208,12 @@ TEST(IrEmitter, ClassesMethodsAttributes) {
       "def g(m: M, x):\n"
       "    return m.forward(x)\n");
   std::string g = c->target.get("__torch__.M.forward")->graph()->toString(false);
-  EXPECT_TRUE(contains(g, "prim::CallMethod[name=\"helper\"](%self, %x)")) << g;
+  EXPECT_TRUE(contains(g, "prim::CallMethod[name=\"helper\"](%self.1, %x.1)")) << g;
   EXPECT_TRUE(contains(g, "float = prim::Constant[value=1.0000000000000001e-05]()")) << g;
-  EXPECT_TRUE(contains(g, "int = prim::GetAttr[name=\"k\"](%self)")) << g;
-  EXPECT_TRUE(contains(g, "prim::SetAttr[name=\"k\"](%self,")) << g;
+  EXPECT_TRUE(contains(g, "int = prim::GetAttr[name=\"k\"](%self.1)")) << g;
+  EXPECT_TRUE(contains(g, "prim::SetAttr[name=\"k\"](%self.1,")) << g;
   std::string g2 = c->graph("g");
-  EXPECT_TRUE(contains(g2, "prim::CallMethod[name=\"forward\"](%m, %x)")) << g2;
+  EXPECT_TRUE(contains(g2, "prim::CallMethod[name=\"forward\"](%m.1, %x.1)")) << g2;
 }
 
 TEST(IrEmitter, FunctionCallsAndRaise) {
@@ -241,8 +241,8 @@ TEST(IrEmitter, ListComprehensionAndFString) {
       "    m = [v * 2 for v in l]\n"
       "    return f'{len(m)} items'\n");
   std::string g = c->graph("f");
-  EXPECT_TRUE(contains(g, "%m : int[] = prim::ListConstruct()")) << g;
-  EXPECT_TRUE(contains(g, "aten::append(%m,")) << g;
+  EXPECT_TRUE(contains(g, "%m.1 : int[] = prim::ListConstruct()")) << g;
+  EXPECT_TRUE(contains(g, "aten::append(%m.1,")) << g;
   EXPECT_TRUE(contains(g, "prim::Constant[value=\"{} items\"]()")) << g;
   EXPECT_TRUE(contains(g, "aten::format(")) << g;
 }
@@ -319,11 +319,11 @@ TEST(IrEmitter, UserClassAttributesFromInit) {
   EXPECT_EQ(ct->attributes()[1].type->str(), "str[]");
   EXPECT_EQ(ct->attributes()[2].type->str(), "str?");
   std::string g = c->graph("f");
-  EXPECT_TRUE(contains(g, "%c : __torch__.Counter = prim::CreateObject()")) << g;
-  EXPECT_TRUE(contains(g, "prim::CallMethod[name=\"__init__\"](%c,")) << g;
+  EXPECT_TRUE(contains(g, "%c.1 : __torch__.Counter = prim::CreateObject()")) << g;
+  EXPECT_TRUE(contains(g, "prim::CallMethod[name=\"__init__\"](%c.1,")) << g;
   std::string add = c->target.get("__torch__.Counter.add")->graph()->toString(false);
   EXPECT_TRUE(contains(add, "aten::append(")) << add;
-  EXPECT_TRUE(contains(add, "prim::SetAttr[name=\"count\"](%self,")) << add;
+  EXPECT_TRUE(contains(add, "prim::SetAttr[name=\"count\"](%self.1,")) << add;
 }
 
 TEST(IrEmitter, ReturnInsideLoops) {
@@ -352,7 +352,7 @@ TEST(IrEmitter, TensorCastsAndDtypes) {
       "    return x.float() + torch.zeros(2, dtype=torch.float64).contiguous()\n");
   std::string g = c->graph("f");
   EXPECT_TRUE(contains(g, "prim::Constant[value=6]()")) << g;   // torch.float32 → 6
-  EXPECT_TRUE(contains(g, "aten::to(%x,")) << g;
+  EXPECT_TRUE(contains(g, "aten::to(%x.1,")) << g;
   EXPECT_TRUE(contains(g, "prim::Constant[value=7]()")) << g;   // torch.float64 → 7
   EXPECT_TRUE(contains(g, "aten::contiguous(")) << g;          // MemoryFormat default accepted as int
 }
@@ -388,7 +388,7 @@ TEST(IrEmitterErrors, NoSuchAttributeAndHeterogeneousList) {
   EXPECT_TRUE(contains(compileError("def f(x):\n    return x.foo()\n"), "'Tensor' object has no attribute or method 'foo'."));
   auto c = compile("def f(x: int):\n    l = [1, 'a']\n    return l\n");
   std::string g = c->graph("f");
-  EXPECT_TRUE(contains(g, "%l : Union(int, str)[] = prim::ListConstruct(")) << g;
+  EXPECT_TRUE(contains(g, "%l.1 : Union(int, str)[] = prim::ListConstruct(")) << g;
 }
 
 TEST(IrEmitterErrors, Recursion) {
@@ -406,8 +406,8 @@ TEST(IrEmitter, ChainedComparisonShortCircuits) {
   auto c = compile("def f(a: int, b: int, c: int) -> bool:\n    return a < b < c\n");
   std::string g = c->graph("f");
   EXPECT_TRUE(contains(g, "bool = prim::If(")) << g;
-  EXPECT_TRUE(contains(g, "aten::lt(%a, %b)")) << g;
-  EXPECT_TRUE(contains(g, "aten::lt(%b, %c)")) << g;
+  EXPECT_TRUE(contains(g, "aten::lt(%a.1, %b.1)")) << g;
+  EXPECT_TRUE(contains(g, "aten::lt(%b.1, %c.1)")) << g;
 }
 
 TEST(IrEmitter, Enums) {
@@ -425,9 +425,9 @@ TEST(IrEmitter, Enums) {
   ASSERT_EQ(t->kind(), TypeKind::Enum);
   EXPECT_EQ(t->cast<EnumType>()->members.size(), 2u);
   std::string g = c->graph("f");
-  EXPECT_TRUE(contains(g, "aten::eq(%c,")) << g;
-  EXPECT_TRUE(contains(g, "str = prim::EnumName(%c)")) << g;
-  EXPECT_TRUE(contains(g, "int = prim::EnumValue(%c)")) << g;
+  EXPECT_TRUE(contains(g, "aten::eq(%c.1,")) << g;
+  EXPECT_TRUE(contains(g, "str = prim::EnumName(%c.1)")) << g;
+  EXPECT_TRUE(contains(g, "int = prim::EnumValue(%c.1)")) << g;
   EXPECT_TRUE(contains(compileError("from enum import Enum\nclass E(Enum):\n    A = 1\n    B = 'x'\n"),
                        "Enum class with varying value types are not supported."));
 }
@@ -451,10 +451,10 @@ TEST(IrEmitter, ModuleLevelConstantsAndPrint) {
 TEST(IrEmitter, NumberTensorOperatorsReordered) {
   auto c = compile("def f(x):\n    return (1 < x).float() + 2 * x + (1 - x) + x // 2\n");
   std::string g = c->graph("f");
-  EXPECT_TRUE(contains(g, "aten::gt(%x,")) << g;
-  EXPECT_TRUE(contains(g, "aten::mul(%x,")) << g;
-  EXPECT_TRUE(contains(g, "aten::rsub(%x,")) << g;
-  EXPECT_TRUE(contains(g, "aten::floor_divide(%x,")) << g;
+  EXPECT_TRUE(contains(g, "aten::gt(%x.1,")) << g;
+  EXPECT_TRUE(contains(g, "aten::mul(%x.1,")) << g;
+  EXPECT_TRUE(contains(g, "aten::rsub(%x.1,")) << g;
+  EXPECT_TRUE(contains(g, "aten::floor_divide(%x.1,")) << g;
 }
 
 TEST(IrEmitterErrors, AttributesAreNotRefinedAndTypesPrintAsAnnotations) {
@@ -479,18 +479,18 @@ TEST(IrEmitter, FunctionalCalls) {
       "    y = F.relu(x, inplace=True) + F.relu(x) + F.softmax(x, dim=0) + F.linear(x, w)\n"
       "    return F.dropout(y, 0.1, training=False) + F.embedding(idx, w) + F.hardtanh(x, 0., 6., True)\n");
   std::string g = c->graph("f");
-  EXPECT_TRUE(contains(g, "aten::relu_(%x)")) << g;
-  EXPECT_TRUE(contains(g, "aten::relu(%x)")) << g;
-  EXPECT_TRUE(contains(g, "aten::softmax(%x,")) << g;
+  EXPECT_TRUE(contains(g, "aten::relu_(%x.1)")) << g;
+  EXPECT_TRUE(contains(g, "aten::relu(%x.1)")) << g;
+  EXPECT_TRUE(contains(g, "aten::softmax(%x.1,")) << g;
   EXPECT_TRUE(contains(g, "aten::dropout(")) << g;
-  EXPECT_TRUE(contains(g, "aten::embedding(%w, %idx,")) << g;
-  EXPECT_TRUE(contains(g, "aten::hardtanh_(%x,")) << g;
+  EXPECT_TRUE(contains(g, "aten::embedding(%w.1, %idx.1,")) << g;
+  EXPECT_TRUE(contains(g, "aten::hardtanh_(%x.1,")) << g;
 }
 
 TEST(IrEmitter, ViewWithIntPrefersSizeOverload) {
   // x.view(-1) is view(int[] size) (as PyTorch), not view.dtype(ScalarType) although dtypes are ints
   auto c = compile("def f(x):\n    return x.view(-1), torch.zeros([2], dtype=6)\n");
   std::string g = c->graph("f");
-  EXPECT_TRUE(contains(g, "%3 : int[] = prim::ListConstruct(%2)\n  %4 : Tensor = aten::view(%x, %3)")) << g;
+  EXPECT_TRUE(contains(g, "%4 : int[] = prim::ListConstruct(%3)\n  %5 : Tensor = aten::view(%x.1, %4)")) << g;
   EXPECT_TRUE(contains(g, "aten::zeros(")) << g;
 }

@@ -27,12 +27,11 @@ bool isConv(const Node* n) {
   return false;
 }
 
-// Float tensor values as doubles (contiguous copy).
+// Tensor values as doubles, in contiguous order (one dtype-converting copy).
 std::vector<double> toDoubles(const Tensor& t) {
-  Tensor c = t.contiguous();
-  std::vector<double> r(static_cast<size_t>(c.numel()));
-  for (int64_t i = 0; i < c.numel(); ++i) r[static_cast<size_t>(i)] = c.doubleAt(i);
-  return r;
+  Tensor c = t.to(ScalarType::Double).contiguous();
+  const double* p = c.data_ptr<double>();
+  return std::vector<double>(p, p + c.numel());
 }
 
 bool foldOne(Graph& g, Node* bn) {

@@ -1,5 +1,7 @@
 #include "frontend/ir_emitter.h"
 
+#include <limits>
+
 #include <algorithm>
 #include <set>
 
@@ -1510,6 +1512,12 @@ SugaredValuePtr FunctionEmitter::lookupName(const NameExpr& n) {
     if (id == "ops") return std::make_shared<BuiltinModule>("ops");
     if (id == "__torch__") return std::make_shared<QualifiedNamespace>("__torch__");
     if (id == "CONSTANTS") return std::make_shared<ConstantTableValue>();
+    // PyTorch's code printer writes non-finite floats as bare names (`torch.mul(x, inf)`), and its
+    // importer resolves them as float constants.
+    if (id == "inf" || id == "nan") {
+      double d = id == "inf" ? std::numeric_limits<double>::infinity() : std::numeric_limits<double>::quiet_NaN();
+      return std::make_shared<SimpleValue>(graph_.insertConstant(IValue(d), n.range));
+    }
   }
   if (id == "print") return std::make_shared<PrintValue>();
   if (id == "int") return std::make_shared<CastValue>(IntType(), "aten::Int");

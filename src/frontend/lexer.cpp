@@ -244,10 +244,12 @@ class Lexer {
         throw CompileError("leading zeros in decimal integer literals are not permitted", range(b, pos_));
       errno = 0;
       unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
-      if (errno == ERANGE || v > static_cast<unsigned long long>(INT64_MAX))
+      constexpr unsigned long long kMinMagnitude = static_cast<unsigned long long>(INT64_MAX) + 1;
+      if (errno == ERANGE || v > kMinMagnitude)
         throw CompileError("integer literal is too large to fit in a 64-bit int", range(b, pos_));
       push(TokenKind::Int, b, pos_);
-      toks_.back().ival = static_cast<int64_t>(v);
+      toks_.back().ival = static_cast<int64_t>(v);  // 2**63 wraps to INT64_MIN
+      toks_.back().isInt64MinMagnitude = v == kMinMagnitude;
     }
     checkNumberEnd(b);
   }

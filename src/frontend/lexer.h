@@ -38,6 +38,9 @@ struct Token {
   std::string sval;
   int64_t ival = 0;
   double dval = 0;
+  /// Decimal literal 9223372036854775808 (2**63): valid only as the operand of unary minus, where it spells
+  /// INT64_MIN (PyTorch's code printer writes that constant as -9223372036854775808); ival is INT64_MIN.
+  bool isInt64MinMagnitude = false;
   bool isFString = false;
   bool isBytes = false;
   /// Text as written (for error messages): the source slice, or "<newline>"/"<indent>"/... for layout tokens.

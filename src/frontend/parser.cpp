@@ -671,6 +671,12 @@ class Parser {
     else if (isOp("~")) k = UnaryOpKind::Invert;
     else return power();
     advance();
+    if (k == UnaryOpKind::Neg && cur().kind == TokenKind::Int && cur().isInt64MinMagnitude &&
+        !(peekTok().kind == TokenKind::Op && peekTok().sval == "**")) {
+      int64_t v = cur().ival;  // INT64_MIN
+      advance();
+      return std::make_shared<IntExpr>(rangeFrom(start), v);
+    }
     ExprPtr v = factor();
     return std::make_shared<UnaryOpExpr>(rangeFrom(start), k, v);
   }
@@ -782,7 +788,10 @@ class Parser {
     size_t start = cur().start;
     const Token& t = cur();
     switch (t.kind) {
-      case TokenKind::Int: advance(); return std::make_shared<IntExpr>(rangeFrom(start), t.ival);
+      case TokenKind::Int:
+        if (t.isInt64MinMagnitude) fail("integer literal is too large to fit in a 64-bit int");
+        advance();
+        return std::make_shared<IntExpr>(rangeFrom(start), t.ival);
       case TokenKind::Float: advance(); return std::make_shared<FloatExpr>(rangeFrom(start), t.dval);
       case TokenKind::String: return strings();
       case TokenKind::Name: {

@@ -1,6 +1,8 @@
 // Zip reading (libzip) and PyTorch-style zip writing. See zip_archive.h.
 #include "serialize/zip_archive.h"
 
+#include <exception>
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -275,12 +277,21 @@ constexpr uint16_t kDosDate = (0 << 9) | (1 << 5) | 1;  // 1980-01-01, as PyTorc
 
 }  // namespace
 
-ZipWriter::ZipWriter(const std::string& path, std::string rootName) : path_(path), root_(std::move(rootName)) {
-  f_ = std::fopen(path.c_str(), "wb");
+ZipWriter::ZipWriter(const std::string& path, std::string rootName)
+    : path_(path), tmpPath_(path + ".kindling-partial"), root_(std::move(rootName)),
+      uncaughtAtStart_(std::uncaught_exceptions()) {
+  f_ = std::fopen(tmpPath_.c_str(), "wb");
   if (!f_) throw LoadError(fmt::format("cannot create '{}': {}", path, std::strerror(errno)));
 }
 
 ZipWriter::~ZipWriter() {
+  if (f_ && std::uncaught_exceptions() > uncaughtAtStart_) {
+    // Unwinding from an error: never publish a half-written archive.
+    std::fclose(f_);
+    f_ = nullptr;
+    std::remove(tmpPath_.c_str());
+    return;
+  }
   try {
     close();
   } catch (...) {
@@ -398,7 +409,17 @@ void ZipWriter::close() {
   put(t.s.data(), t.s.size());
   int rc = std::fclose(f_);
   f_ = nullptr;
-  if (rc != 0) throw LoadError(fmt::format("cannot write '{}': {}", path_, std::strerror(errno)));
+  if (rc != 0) {
+    std::remove(tmpPath_.c_str());
+    throw LoadError(fmt::format("cannot write '{}': {}", path_, std::strerror(errno)));
+  }
+  // Publish by rename: a reader that has the old file mapped (saving an archive onto itself) keeps its
+  // pages, and an interrupted save never leaves a truncated file at `path`.
+  if (std::rename(tmpPath_.c_str(), path_.c_str()) != 0) {
+    int err = errno;
+    std::remove(tmpPath_.c_str());
+    throw LoadError(fmt::format("cannot write '{}': {}", path_, std::strerror(err)));
+  }
 }
 
 }  // namespace kindling

@@ -78,7 +78,9 @@ class ZipReader {
   std::shared_ptr<Mapping> map_;
   std::unordered_map<std::string, Direct> direct_;  // stored, aligned records by relative name
   std::string path_;
+  std::string tmpPath_;
   std::string root_;
+  int uncaughtAtStart_;
   std::vector<std::string> records_;
   std::vector<int64_t> indices_;  // libzip index of each record
   struct zip* za_ = nullptr;
@@ -88,7 +90,9 @@ class ZipReader {
 /// Records are written as they are added; close() (or the destructor) writes the central directory.
 class ZipWriter {
  public:
-  /// Throws LoadError when the file cannot be created.
+  /// Writes to "<path>.kindling-partial" and renames it to `path` on close(), so `path` is never left
+  /// truncated and may be an archive that is being read (mapped) right now. Destroyed while an exception
+  /// unwinds, the writer removes the partial file. Throws LoadError when the file cannot be created.
   ZipWriter(const std::string& path, std::string rootName);
   ~ZipWriter();
   ZipWriter(const ZipWriter&) = delete;
@@ -108,7 +112,9 @@ class ZipWriter {
   };
   void put(const void* p, size_t n);
   std::string path_;
+  std::string tmpPath_;
   std::string root_;
+  int uncaughtAtStart_;
   std::FILE* f_ = nullptr;
   uint64_t pos_ = 0;
   std::vector<Entry> entries_;

@@ -104,3 +104,12 @@ def test_ops_lists_pytorch_schemas(run_kindling):
                    "aten::adaptive_avg_pool2d(", "aten::flatten.using_ints(", "aten::linear(", "aten::add.Tensor(",
                    "aten::cat(", "aten::dropout(", "aten::hardtanh_(", "aten::avg_pool2d("):
         assert any(line.startswith(needed) for line in aten), f"`kindling ops` lacks {needed}"
+
+
+def test_usage_errors_name_the_problem(run_kindling, fixtures_dir):
+    archive = fixtures_dir / "mlp_scripted.pt"
+    res = run_kindling("frobnicate", archive)
+    assert res.returncode == 64 and "unknown command 'frobnicate'" in res.stderr, res.describe()
+    for bad in ("0", "-3", "5000"):
+        res = run_kindling("run", archive, "--threads", bad)
+        assert res.returncode == 64 and "--threads" in res.stderr and "1 to 1024" in res.stderr, res.describe()

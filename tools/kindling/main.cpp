@@ -33,6 +33,8 @@ using namespace kindling;
 namespace {
 
 constexpr int kExitOk = 0, kExitLoad = 1, kExitRuntime = 2, kExitUsage = 64;
+// Bounds of numeric options: more OpenMP threads than this only oversubscribes the machine.
+constexpr int kMaxThreads = 1024, kMaxCalls = 1000000;
 
 double nowMs() {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -201,7 +203,7 @@ int main(int argc, char** argv) {
   addSelect(run);
   run->add_option("--input", o.input, "torch.save'd tuple of positional arguments (a non-tuple value is one argument)");
   run->add_option("--output", o.output, "write the result here in torch.save format (else print it)");
-  run->add_option("--threads", o.threads, "intra-op threads")->check(CLI::PositiveNumber);
+  run->add_option("--threads", o.threads, "intra-op threads (1 to 1024)")->check(CLI::Range(1, kMaxThreads));
 
   CLI::App* graph = app.add_subcommand("graph", "print the IR graph, as print(fn.graph)");
   addProgram(graph, progHelp);
@@ -215,9 +217,9 @@ int main(int argc, char** argv) {
   addProgram(bench, progHelp);
   addSelect(bench);
   bench->add_option("--input", o.input, "torch.save'd tuple of positional arguments")->required();
-  bench->add_option("--threads", o.threads, "intra-op threads")->check(CLI::PositiveNumber);
-  bench->add_option("--warmup", o.warmup, "untimed calls after the first (default 3)")->check(CLI::NonNegativeNumber);
-  bench->add_option("--iters", o.iters, "timed calls (default 20)")->check(CLI::PositiveNumber);
+  bench->add_option("--threads", o.threads, "intra-op threads (1 to 1024)")->check(CLI::Range(1, kMaxThreads));
+  bench->add_option("--warmup", o.warmup, "untimed calls after the first (default 3)")->check(CLI::Range(0, kMaxCalls));
+  bench->add_option("--iters", o.iters, "timed calls (default 20)")->check(CLI::Range(1, kMaxCalls));
 
   CLI::App* inspect = app.add_subcommand("inspect", "list an archive's classes, methods, parameters and attributes");
   addProgram(inspect, "archive written by torch.jit.save");
@@ -228,6 +230,15 @@ int main(int argc, char** argv) {
 
   CLI::App* ops = app.add_subcommand("ops", "print every registered operator schema, one per line");
 
+  if (argc > 1 && argv[1][0] != '-') {
+    bool known = false;
+    for (const CLI::App* sc : app.get_subcommands([](CLI::App*) { return true; }))
+      if (sc->get_name() == argv[1]) known = true;
+    if (!known) {
+      std::fprintf(stderr, "error: unknown command '%s' (commands: run, graph, code, bench, inspect, save, ops)\n", argv[1]);
+      return kExitUsage;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

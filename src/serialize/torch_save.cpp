@@ -39,6 +39,8 @@ IValue loadTorchSave(const std::string& path) {
   }
   if (!zip->hasRecord("data.pkl"))
     throw LoadError(fmt::format("archive '{}' has no record 'data.pkl' (not a torch.save file)", path));
+  if (zip->hasRecord("constants.pkl"))
+    throw LoadError(fmt::format("'{}' is a TorchScript archive (torch.jit.save), not a torch.save file of values", path));
   RecordBuffer pkl = zip->readRecord("data.pkl");
   const ZipReader& z = *zip;
   Unpickler u(pkl.data(), pkl.size(), "data.pkl");

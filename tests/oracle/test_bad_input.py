@@ -193,3 +193,7 @@ def test_garbage_input_file(run_kindling, tmp_path, base):
     inp = tmp_path / "garbage_input.pt"
     inp.write_bytes(b"this is not a torch.save file\n" * 10)
     check_error(run_kindling("run", base, "--input", inp), {1}, "garbage_input.pt")
+
+
+def test_model_archive_given_as_input(run_kindling, base):
+    check_error(run_kindling("run", base, "--input", base), {1}, "TorchScript archive", "not a torch.save file")

@@ -1,0 +1,314 @@
+"""The TorchScript language corpus: every program of tests/oracle/lang/*.py run by PyTorch 1.13 and by Kindling.
+
+A corpus file is plain Python that PyTorch can import. An entry function has one or more case comments
+immediately above its `def` (decorators between the comments and the `def` are skipped):
+
+    # case: (torch.randn(3, 4), 2)        args tuple, evaluated after torch.manual_seed(0) with torch, math,
+    # case-raises: (torch.zeros(2), -1)   typing names and the module's globals in scope; -raises: both
+    def f(x: torch.Tensor, n: int) -> int:  PyTorch and Kindling must raise at run time (Kindling: exit 2)
+
+One pytest param per (file, function, case), id `file.py::function[i]`. PyTorch side: the file is imported
+once (unique module name), each function scripted once (torch.jit.script), then called on the evaluated
+args. The args are written first (torch.save of the tuple) to build/lang-fixtures/<file>/ (or
+$KINDLING_FIXTURES_DIR/lang/<file>/), then `kindling run FILE --function NAME --input in.pt --output out.pt`
+runs. Compared:
+  - the return values, recursively: tensors by dtype, shape and values (floating/complex: allclose with
+    rtol=atol=1e-5 and NaN equal; integer and bool: exact); float exactly (repr-equal, NaN equal);
+    int/bool/str/None exactly and by type (True is not 1); list vs tuple kind (a NamedTuple counts as a
+    tuple: torch.load cannot rebuild a TorchScript NamedTuple class); dicts by keys in order and values;
+    torch.dtype / torch.device by equality;
+  - what the program print()s: PyTorch's stdout (captured at the sys.stdout and the file-descriptor level)
+    against Kindling's stdout (with --output, Kindling prints only the program's output).
+Programs that fail for a known reason are listed in XFAIL below (strict: they must flip when fixed).
+"""
+import ast
+import contextlib
+import ctypes
+import importlib.util
+import io
+import math
+import os
+import pathlib
+import sys
+import tempfile
+import typing
+
+import pytest
+
+from conftest import REPO, assert_no_crash
+
+LANG_DIR = pathlib.Path(__file__).resolve().parent / "lang"
+
+# "file.py::function[i]" (one case) or "file.py::function" (all its cases) -> reason. Strict xfails:
+# a listed program that starts passing fails the run until it is removed from here.
+XFAIL = {
+}
+
+
+def _fixtures_root():
+    env = os.environ.get("KINDLING_FIXTURES_DIR")
+    return pathlib.Path(env) / "lang" if env else REPO / "build" / "lang-fixtures"
+
+
+# ----------------------------------------------------------------------------------------------- discovery
+
+class Case:
+    def __init__(self, path, func, index, expr, raises, line):
+        self.path = path      # pathlib.Path of the corpus file
+        self.func = func      # entry function name
+        self.index = index    # case number within the function
+        self.expr = expr      # args tuple expression (source text)
+        self.raises = raises  # case-raises
+        self.line = line      # line of the case comment (1-based)
+
+    @property
+    def id(self):
+        return f"{self.path.name}::{self.func}[{self.index}]"
+
+
+def _parse_cases(path):
+    """The cases of one corpus file, from the comment block right above each top-level def."""
+    text = path.read_text()
+    lines = text.splitlines()
+    tree = ast.parse(text, filename=str(path))
+    cases = []
+    for node in tree.body:
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        decorator_lines = set()
+        for d in node.decorator_list:
+            decorator_lines.update(range(d.lineno, (d.end_lineno or d.lineno) + 1))
+        found = []
+        ln = node.lineno - 1  # 1-based line above the def
+        while ln >= 1:
+            s = lines[ln - 1].strip()
+            if ln in decorator_lines or s.startswith("@"):
+                ln -= 1
+                continue
+            if not s.startswith("#"):
+                break
+            body = s[1:].strip()
+            for tag, raises in (("case-raises:", True), ("case:", False)):
+                if body.startswith(tag):
+                    found.append((ln, body[len(tag):].strip(), raises))
+                    break
+            ln -= 1
+        found.reverse()
+        for i, (line, expr, raises) in enumerate(found):
+            cases.append(Case(path, node.name, i, expr, raises, line))
+    return cases
+
+
+def _collect():
+    params = []
+    for path in sorted(LANG_DIR.glob("*.py")):
+        try:
+            cases = _parse_cases(path)
+        except SyntaxError as e:
+            params.append(pytest.param(None, id=f"{path.name}::<syntax error>",
+                                       marks=pytest.mark.skip(reason=f"{path.name} does not parse: {e}")))
+            continue
+        for c in cases:
+            reason = XFAIL.get(c.id) or XFAIL.get(f"{c.path.name}::{c.func}")
+            marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+            params.append(pytest.param(c, id=c.id, marks=marks))
+    return params
+
+
+# ------------------------------------------------------------------------------------------- PyTorch side
+
+_torch = None
+_modules = {}   # path -> module (or the exception raised importing it)
+_scripted = {}  # (path, func) -> scripted function (or the exception raised scripting it)
+
+
+def _import_torch():
+    global _torch
+    if _torch is None:
+        import torch
+        _torch = torch
+    return _torch
+
+
+def _module(path):
+    if path not in _modules:
+        _import_torch()
+        name = "kindling_lang_" + path.stem
+        try:
+            spec = importlib.util.spec_from_file_location(name, str(path))
+            mod = importlib.util.module_from_spec(spec)
+            sys.modules[name] = mod  # dataclass/NamedTuple/Enum machinery looks classes up by module
+            spec.loader.exec_module(mod)
+            _modules[path] = mod
+        except Exception as e:  # noqa: BLE001 - reported per case
+            _modules[path] = e
+    m = _modules[path]
+    if isinstance(m, Exception):
+        raise AssertionError(f"importing {path.name} with PyTorch failed: {type(m).__name__}: {m}")
+    return m
+
+
+def _script(path, func):
+    key = (path, func)
+    if key not in _scripted:
+        mod = _module(path)
+        try:
+            _scripted[key] = _torch.jit.script(getattr(mod, func))
+        except Exception as e:  # noqa: BLE001
+            _scripted[key] = e
+    s = _scripted[key]
+    if isinstance(s, Exception):
+        raise AssertionError(f"PyTorch could not script {path.name}::{func} (corpus programs must compile):\n"
+                             f"{type(s).__name__}: {s}")
+    return s
+
+
+def _eval_args(case):
+    torch = _import_torch()
+    ns = dict(vars(_module(case.path)))
+    ns.update({"torch": torch, "math": math})
+    ns.update({k: getattr(typing, k) for k in typing.__all__})
+    torch.manual_seed(0)
+    try:
+        args = eval(case.expr, ns)  # noqa: S307 - corpus files are ours
+    except Exception as e:  # noqa: BLE001
+        raise AssertionError(f"{case.id}: case expression {case.expr!r} (line {case.line}) failed: {e!r}")
+    if not isinstance(args, tuple):
+        raise AssertionError(f"{case.id}: case expression {case.expr!r} must give a tuple of args, "
+                             f"got {type(args).__name__}")
+    return args
+
+
+_libc = ctypes.CDLL(None)
+
+
+@contextlib.contextmanager
+def _capture_stdout(sink):
+    """Collects what is written to sys.stdout and to file descriptor 1 (C/C++ stdout) into sink[0]."""
+    sys.stdout.flush()
+    _libc.fflush(None)
+    saved_fd = os.dup(1)
+    buf = io.StringIO()
+    with tempfile.TemporaryFile(mode="w+b") as tmp:
+        os.dup2(tmp.fileno(), 1)
+        try:
+            with contextlib.redirect_stdout(buf):
+                yield
+        finally:
+            _libc.fflush(None)
+            os.dup2(saved_fd, 1)
+            os.close(saved_fd)
+            tmp.seek(0)
+            sink.append(buf.getvalue() + tmp.read().decode("utf-8", "replace"))
+
+
+# --------------------------------------------------------------------------------------------- comparison
+
+def _kind(v):
+    torch = _torch
+    if isinstance(v, torch.Tensor):
+        return "Tensor"
+    if isinstance(v, tuple):
+        return "tuple"  # NamedTuples included
+    return type(v).__name__
+
+
+def _diff(a, b, where="result"):
+    """None when the PyTorch value `a` and the Kindling value `b` agree, else a description of the first
+    difference."""
+    torch = _torch
+    ka, kb = _kind(a), _kind(b)
+    if ka != kb:
+        return f"{where}: PyTorch gives {ka}, Kindling gives {kb}"
+    if isinstance(a, torch.Tensor):
+        if a.dtype != b.dtype:
+            return f"{where}: dtype {a.dtype} vs {b.dtype}"
+        if a.shape != b.shape:
+            return f"{where}: shape {tuple(a.shape)} vs {tuple(b.shape)}"
+        if a.is_floating_point() or a.is_complex():
+            ok = torch.allclose(a, b, rtol=1e-5, atol=1e-5, equal_nan=True)
+        else:
+            ok = torch.equal(a, b)
+        if not ok:
+            return f"{where}: values differ"
+        return None
+    if isinstance(a, float):
+        if math.isnan(a) and math.isnan(b):
+            return None
+        if repr(a) != repr(b):
+            return f"{where}: {a!r} vs {b!r}"
+        return None
+    if isinstance(a, (list, tuple)):
+        if len(a) != len(b):
+            return f"{where}: length {len(a)} vs {len(b)}"
+        for i, (x, y) in enumerate(zip(a, b)):
+            d = _diff(x, y, f"{where}[{i}]")
+            if d:
+                return d
+        return None
+    if isinstance(a, dict):
+        if list(a.keys()) != list(b.keys()):
+            d = None
+            for x, y in zip(a.keys(), b.keys()):
+                d = d or _diff(x, y, f"{where} key")
+            return f"{where}: keys {list(a.keys())!r} vs {list(b.keys())!r}" + (f" ({d})" if d else "")
+        for k in a:
+            d = _diff(a[k], b[k], f"{where}[{k!r}]")
+            if d:
+                return d
+        return None
+    if isinstance(a, (int, bool, str, type(None), torch.dtype, torch.device)):
+        return None if a == b else f"{where}: {a!r} vs {b!r}"
+    return f"{where}: cannot compare values of type {ka}"
+
+
+def _show(v, limit=1500):
+    s = repr(v)
+    return s if len(s) <= limit else s[:limit] + "..."
+
+
+# ------------------------------------------------------------------------------------------------- the test
+
+@pytest.mark.parametrize("case", _collect())
+def test_language(case, run_kindling):
+    torch = _import_torch()
+    fn = _script(case.path, case.func)
+    args = _eval_args(case)
+
+    fixtures = _fixtures_root() / case.path.stem
+    fixtures.mkdir(parents=True, exist_ok=True)
+    stem = f"{case.func}_{case.index}"
+    inp, out = fixtures / f"{stem}_in.pt", fixtures / f"{stem}_out.pt"
+    torch.save(args, str(inp))  # before the PyTorch call: it may mutate its arguments
+    if out.exists():
+        out.unlink()
+
+    sink = []
+    py_exc = None
+    expected = None
+    with _capture_stdout(sink):
+        try:
+            expected = fn(*args)
+        except Exception as e:  # noqa: BLE001
+            py_exc = e
+    py_stdout = sink[0]
+
+    res = run_kindling("run", case.path, "--function", case.func, "--input", inp, "--output", out, timeout=120)
+    assert_no_crash(res)
+    both = (f"\n=== {case.id}  args: {case.expr}\n--- PyTorch ---\n"
+            + (f"raised {type(py_exc).__name__}: {py_exc}" if py_exc else f"returned {_show(expected)}")
+            + f"\nstdout: {py_stdout!r}\n--- Kindling ---\n{res.describe()}")
+
+    if case.raises:
+        assert py_exc is not None, f"case-raises, but PyTorch did not raise{both}"
+        assert res.returncode == 2, f"case-raises: Kindling must exit 2 (runtime error){both}"
+        assert res.stderr.strip(), f"case-raises: Kindling gave no error message{both}"
+        return
+
+    assert py_exc is None, f"PyTorch raised on a `# case:` program (use `# case-raises:`){both}"
+    assert res.returncode == 0, f"Kindling failed where PyTorch returned a value{both}"
+    assert out.is_file(), f"Kindling exited 0 without writing {out}{both}"
+    got = torch.load(str(out))
+    d = _diff(expected, got)
+    assert d is None, f"values differ: {d}\nKindling returned {_show(got)}{both}"
+    assert res.stdout == py_stdout, f"printed output differs{both}"

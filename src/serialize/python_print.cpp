@@ -253,6 +253,7 @@ class PythonPrinterImpl {
 
   std::string body;
   std::vector<TypePtr> deps;
+  uint64_t minVersion = 0;
 
   void printFunction(const Function& fn, bool firstArgumentTyped) {
     GraphFunction* gf = asGraphFunction(fn);
@@ -608,8 +609,24 @@ class PythonPrinterImpl {
     body += expr + "\n";
   }
 
+  // PythonPrint::checkVersion with 1.13's operator version map (see minVersion() in the header).
+  void checkVersion(const Node* n) {
+    const FunctionSchema* schema = n->schema();
+    if (!schema) return;
+    const std::string& name = schema->name;
+    const std::string& ov = schema->overloadName;
+    uint64_t v = 0;
+    if (name == "aten::div" || name == "aten::div_") v = 4;
+    else if (name == "aten::full" && (ov.empty() || ov == "out")) v = 5;
+    else if (name == "aten::linspace" && (ov.empty() || ov == "out")) v = 8;
+    else if (name == "aten::logspace" && (ov.empty() || ov == "out")) v = 9;
+    else if (name == "aten::gelu" && (ov.empty() || ov == "out")) v = 10;
+    minVersion = std::max(minVersion, v);
+  }
+
   void printNode(Node* n, bool printConst) {
     scanTypeDependencies(n);
+    checkVersion(n);
     if (!printConst && isConstant(n)) return;
     Symbol k = n->kind();
     if (k == prim::Return) {
@@ -848,6 +865,7 @@ void PythonPrinter::printClass(const ClassTypePtr& cls) { impl_->printClass(cls)
 void PythonPrinter::printNamedType(const TypePtr& type) { impl_->printNamedType(type); }
 std::string PythonPrinter::str() const { return impl_->body; }
 const std::vector<TypePtr>& PythonPrinter::dependencies() const { return impl_->deps; }
+uint64_t PythonPrinter::minVersion() const { return impl_->minVersion; }
 
 std::string pythonCodeOf(const Function& fn, bool isMethod) {
   std::vector<IValue> table;

@@ -29,6 +29,7 @@
 // Errors: Error (core/error.h) for graphs that cannot be written as source (a loop PyTorch would call
 // "ModifiedLoop", a tensor constant without a constant table, a function that is not a GraphFunction).
 #pragma once
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -72,6 +73,12 @@ class PythonPrinter {
   /// arguments, results, CallMethod targets, `__torch__.f(...)` callees). The archive writer prints
   /// each into the code/ file of its qualified name.
   const std::vector<TypePtr>& dependencies() const;
+  /// The least archive format version that can hold the printed code (PythonPrint::minVersion): 0, or
+  /// the version at which an operator printed was last changed, as PyTorch 1.13's operator version map
+  /// lists them: aten::div/div_ (all overloads) 4, aten::full (and .out) 5, aten::linspace (and .out) 8,
+  /// aten::logspace (and .out) 9, aten::gelu (and .out) 10. The archive writer writes
+  /// max(3, minVersion()) as the `version` record, so importers do not apply the upgraders to new code.
+  uint64_t minVersion() const;
 
  private:
   std::unique_ptr<PythonPrinterImpl> impl_;

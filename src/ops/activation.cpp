@@ -7,6 +7,7 @@
 #include "ops/elementwise.h"
 #include "ops/kernel_args.h"
 #include "ops/operator.h"
+#include "ops/simd/vec_loop.h"
 #include "tensor/type_promotion.h"
 
 namespace kindling {
@@ -16,10 +17,12 @@ namespace {
 template <class T> constexpr bool isFloat = std::is_floating_point_v<T>;
 
 /// Runs fn(T) -> T; integer inputs keep their dtype when `allowInt`, else error as ATen's float-only kernels.
+/// `vecOp` (a simd::Unary, or -1) computes float/double through the vector kernels.
 template <bool AllowInt = false, class Fn>
-Tensor activation(const char* name, const Tensor& self, const Tensor& out, Fn fn) {
+Tensor activation(const char* name, const Tensor& self, const Tensor& out, Fn fn, int vecOp = -1) {
   TensorIterator it;
   it.addOutput(out).addInput(self).build();
+  if (vecOp >= 0 && simd::tryUnary(it, static_cast<simd::Unary>(vecOp))) return it.output();
   auto body = [&](auto tag) {
     using T = decltype(tag);
     cpuKernel(it, [&fn](T x) -> T { return fn(x); });
@@ -31,15 +34,18 @@ Tensor activation(const char* name, const Tensor& self, const Tensor& out, Fn fn
 
 /// Float-valued activations where integer inputs promote to float (sigmoid, tanh).
 template <class Fn>
-Tensor activationToFloat(const char* name, const Tensor& self, const Tensor& out, Fn fn) {
+Tensor activationToFloat(const char* name, const Tensor& self, const Tensor& out, Fn fn, int vecOp = -1) {
   TensorIterator it;
   it.addOutput(out).addInput(self).promoteIntegerInputsToFloat(true).build();
+  if (vecOp >= 0 && simd::tryUnary(it, static_cast<simd::Unary>(vecOp))) return it.output();
   dispatchLoopFloating(it.loopComputeDtype(), name, [&](auto tag) {
     using T = decltype(tag);
     cpuKernel(it, [&fn](T x) -> T { return fn(x); });
   });
   return it.output();
 }
+
+#define KD_VEC(OP) static_cast<int>(simd::Unary::OP)
 
 template <class T> inline T reluOf(T x) { return x < T(0) ? T(0) : x; }  // NaN < 0 is false: NaN stays
 template <class T> inline T clampOf(T x, T lo, T hi) { return x < lo ? lo : (x > hi ? hi : x); }
@@ -48,7 +54,7 @@ template <class T> inline T sigmoidOf(T x) { return T(1) / (T(1) + std::exp(-x))
 // relu
 Tensor relu(const Tensor& self, const Tensor& out) {
   KD_CHECK(self.dtype() != ScalarType::Bool, "\"clamp_min_cpu\" not implemented for 'Bool'");
-  return activation<true>("relu", self, out, [](auto x) { return reluOf(x); });
+  return activation<true>("relu", self, out, [](auto x) { return reluOf(x); }, KD_VEC(Relu));
 }
 void reluK(Stack& s) { Args a(s, 1); Tensor r = relu(a.tensor(0), Tensor()); a.ret(std::move(r)); }
 void reluK_(Stack& s) { Args a(s, 1); Tensor self = a.tensor(0); relu(self, self); a.ret(std::move(self)); }
@@ -61,6 +67,12 @@ Tensor hardtanh(const Tensor& self, const Scalar& lo, const Scalar& hi, const Te
   dispatchLoopTypesNoBool(it.loopComputeDtype(), "hardtanh", [&](auto tag) {
     using T = decltype(tag);
     const T l = lo.to<T>(), h = hi.to<T>();
+    if constexpr (isFloat<T>) {
+      if (l <= h) {  // min(max(x, l), h) equals clampOf when l <= h
+        simd::forEachUnary<T>(it, [l, h](const T* x, T* y, int64_t n) { simd::clamp(x, y, n, true, l, true, h); });
+        return;
+      }
+    }
     cpuKernel(it, [l, h](T x) -> T { return clampOf(x, l, h); });
   });
   return it.output();
@@ -119,12 +131,12 @@ void celuK(Stack& s) {
 
 // sigmoid / tanh / silu / mish
 Tensor sigmoid(const Tensor& self, const Tensor& out) {
-  return activationToFloat("sigmoid", self, out, [](auto x) { return sigmoidOf(x); });
+  return activationToFloat("sigmoid", self, out, [](auto x) { return sigmoidOf(x); }, KD_VEC(Sigmoid));
 }
 void sigmoidK(Stack& s) { Args a(s, 1); Tensor r = sigmoid(a.tensor(0), Tensor()); a.ret(std::move(r)); }
 void sigmoidK_(Stack& s) { Args a(s, 1); Tensor self = a.tensor(0); sigmoid(self, self); a.ret(std::move(self)); }
 Tensor tanhOp(const Tensor& self, const Tensor& out) {
-  return activationToFloat("tanh", self, out, [](auto x) { return std::tanh(x); });
+  return activationToFloat("tanh", self, out, [](auto x) { return std::tanh(x); }, KD_VEC(Tanh));
 }
 void tanhK(Stack& s) { Args a(s, 1); Tensor r = tanhOp(a.tensor(0), Tensor()); a.ret(std::move(r)); }
 void tanhK_(Stack& s) { Args a(s, 1); Tensor self = a.tensor(0); tanhOp(self, self); a.ret(std::move(self)); }
@@ -132,12 +144,12 @@ Tensor silu(const Tensor& self, const Tensor& out) {
   return activation("silu", self, out, [](auto x) {
     using T = decltype(x);
     return x / (T(1) + std::exp(-x));
-  });
+  }, KD_VEC(Silu));
 }
 void siluK(Stack& s) { Args a(s, 1); Tensor r = silu(a.tensor(0), Tensor()); a.ret(std::move(r)); }
 void siluK_(Stack& s) { Args a(s, 1); Tensor self = a.tensor(0); silu(self, self); a.ret(std::move(self)); }
 Tensor mish(const Tensor& self, const Tensor& out) {
-  return activation("mish", self, out, [](auto x) { return x * std::tanh(std::log1p(std::exp(x))); });
+  return activation("mish", self, out, [](auto x) { return x * std::tanh(std::log1p(std::exp(x))); }, KD_VEC(Mish));
 }
 void mishK(Stack& s) { Args a(s, 1); Tensor r = mish(a.tensor(0), Tensor()); a.ret(std::move(r)); }
 void mishK_(Stack& s) { Args a(s, 1); Tensor self = a.tensor(0); mish(self, self); a.ret(std::move(self)); }
@@ -152,12 +164,12 @@ Tensor gelu(const Tensor& self, const std::string& approximate, const Tensor& ou
       const T kKappa = static_cast<T>(0.044715);
       const T inner = kBeta * (x + kKappa * x * x * x);
       return static_cast<T>(0.5) * x * (T(1) + std::tanh(inner));
-    });
+    }, KD_VEC(GeluTanh));
   }
   return activation("GeluKernelImpl", self, out, [](auto x) {
     using T = decltype(x);
     return x * static_cast<T>(0.5) * (T(1) + std::erf(x * static_cast<T>(M_SQRT1_2)));
-  });
+  }, KD_VEC(GeluErf));
 }
 void geluK(Stack& s) { Args a(s, 2); Tensor r = gelu(a.tensor(0), a[1].toStringRef(), Tensor()); a.ret(std::move(r)); }
 void geluK_(Stack& s) { Args a(s, 2); Tensor self = a.tensor(0); gelu(self, a[1].toStringRef(), self); a.ret(std::move(self)); }
@@ -270,55 +282,16 @@ void gluK(Stack& s) {
 template <class T, bool Log>
 void softmaxContig(const T* X, T* Y, int64_t outer, int64_t dimSize, int64_t inner) {
   if (inner == 1) {
-#pragma omp parallel for if (outer * dimSize > kGrainSize)
-    for (int64_t o = 0; o < outer; ++o) {
-      const T* x = X + o * dimSize;
-      T* y = Y + o * dimSize;
-      T mx = -std::numeric_limits<T>::infinity();
-      for (int64_t j = 0; j < dimSize; ++j) mx = std::max(mx, x[j]);
-      for (int64_t j = 0; j < dimSize; ++j)
-        if (std::isnan(x[j])) mx = x[j];
-      T sum = 0;
-      if constexpr (Log) {
-        for (int64_t j = 0; j < dimSize; ++j) sum += std::exp(x[j] - mx);
-        const T lse = std::log(sum);
-        for (int64_t j = 0; j < dimSize; ++j) y[j] = x[j] - mx - lse;
-      } else {
-        for (int64_t j = 0; j < dimSize; ++j) {
-          y[j] = std::exp(x[j] - mx);
-          sum += y[j];
-        }
-        const T inv = T(1) / sum;
-        for (int64_t j = 0; j < dimSize; ++j) y[j] *= inv;
-      }
-    }
+#pragma omp parallel for if (outer * dimSize > kGrainSize && outer > 1)
+    for (int64_t o = 0; o < outer; ++o) simd::softmaxRow(X + o * dimSize, Y + o * dimSize, dimSize, Log);
     return;
   }
-#pragma omp parallel for if (outer * dimSize * inner > kGrainSize)
-  for (int64_t o = 0; o < outer; ++o) {
-    const T* x = X + o * dimSize * inner;
-    T* y = Y + o * dimSize * inner;
-    std::vector<T> mx(inner, -std::numeric_limits<T>::infinity()), sum(inner, T(0));
-    for (int64_t j = 0; j < dimSize; ++j)
-      for (int64_t i = 0; i < inner; ++i) {
-        const T v = x[j * inner + i];
-        if (v > mx[i] || std::isnan(v)) mx[i] = v;
-      }
-    for (int64_t j = 0; j < dimSize; ++j)
-      for (int64_t i = 0; i < inner; ++i) {
-        const T e = std::exp(x[j * inner + i] - mx[i]);
-        sum[i] += e;
-        if (!Log) y[j * inner + i] = e;
-      }
-    if constexpr (Log) {
-      for (int64_t i = 0; i < inner; ++i) sum[i] = std::log(sum[i]);
-      for (int64_t j = 0; j < dimSize; ++j)
-        for (int64_t i = 0; i < inner; ++i) y[j * inner + i] = x[j * inner + i] - mx[i] - sum[i];
-    } else {
-      for (int64_t i = 0; i < inner; ++i) sum[i] = T(1) / sum[i];
-      for (int64_t j = 0; j < dimSize; ++j)
-        for (int64_t i = 0; i < inner; ++i) y[j * inner + i] *= sum[i];
-    }
+#pragma omp parallel if (outer * dimSize * inner > kGrainSize && outer > 1)
+  {
+    std::vector<T> scratch(2 * inner);
+#pragma omp for
+    for (int64_t o = 0; o < outer; ++o)
+      simd::softmaxColumns(X + o * dimSize * inner, Y + o * dimSize * inner, dimSize, inner, Log, scratch.data());
   }
 }
 

@@ -9,6 +9,7 @@
 
 #include "ops/kernel_args.h"
 #include "ops/operator.h"
+#include "ops/simd/vec_loop.h"
 
 namespace kindling {
 
@@ -117,6 +118,7 @@ Tensor add(const Tensor& self, const Operand& other, const Scalar& alpha, const 
   TensorIterator it = binaryIter(self, other, out);
   checkAlpha(it.commonDtype(), alpha);
   if (alpha.toDouble() == 1.0 && !alpha.isBoolean()) {
+    if (simd::tryBinary(it, simd::Binary::Add)) return it.output();
     dispatchLoopTypes(it.loopComputeDtype(), "add", [&](auto tag) {
       using T = decltype(tag);
       if constexpr (std::is_same_v<T, bool>) cpuKernel(it, [](T a, T b) -> T { return a || b; });
@@ -147,6 +149,7 @@ Tensor sub(const Tensor& self, const Operand& other, const Scalar& alpha, const 
            "use the `~` or `logical_not()` operator instead.");
   TensorIterator it = binaryIter(self, other, out);
   checkAlpha(it.commonDtype(), alpha);
+  if (alpha.toDouble() == 1.0 && simd::tryBinary(it, simd::Binary::Sub)) return it.output();
   dispatchLoopTypesNoBool(it.loopComputeDtype(), "sub", [&](auto tag) {
     using T = decltype(tag);
     const T al = alpha.to<T>();
@@ -158,6 +161,7 @@ Tensor sub(const Tensor& self, const Operand& other, const Scalar& alpha, const 
 
 Tensor mul(const Tensor& self, const Operand& other, const Tensor& out) {
   TensorIterator it = binaryIter(self, other, out);
+  if (simd::tryBinary(it, simd::Binary::Mul)) return it.output();
   dispatchLoopTypes(it.loopComputeDtype(), "mul", [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_same_v<T, bool>) cpuKernel(it, [](T a, T b) -> T { return a && b; });
@@ -169,6 +173,7 @@ Tensor mul(const Tensor& self, const Operand& other, const Tensor& out) {
 Tensor div(const Tensor& self, const Operand& other, const std::optional<std::string>& mode, const Tensor& out) {
   if (!mode) {
     TensorIterator it = binaryIter(self, other, out, /*intToFloat=*/true);
+    if (simd::tryBinary(it, simd::Binary::Div)) return it.output();
     dispatchLoopFloating(it.loopComputeDtype(), "div_true", [&](auto tag) {
       using T = decltype(tag);
       cpuKernel(it, [](T a, T b) -> T { return a / b; });
@@ -199,31 +204,28 @@ Tensor clamp(const Tensor& self, const std::optional<Scalar>& lo, const std::opt
   if (lo) it.addInput(*lo);
   if (hi) it.addInput(*hi);
   it.build();
+  // min(max(x, lo), hi) as ATen (lo > hi gives hi); NaN stays NaN. The bounds are read once, in the loop
+  // dtype (the iterator's scalar operands are not read by the loops below).
   dispatchLoopTypesNoBool(it.loopComputeDtype(), "clamp", [&](auto tag) {
     using T = decltype(tag);
-    auto cl = [](T x, T l, T h) -> T {
-      if constexpr (isFloat<T>) {
-        if (std::isnan(x)) return x;
+    const T l = lo ? lo->to<T>() : T(0), h = hi ? hi->to<T>() : T(0);
+    if constexpr (isFloat<T>) {
+      if (it.loopOutputDtype() == it.loopComputeDtype()) {
+        const bool hasLo = lo.has_value(), hasHi = hi.has_value();
+        simd::forEachUnary<T>(it, [=](const T* x, T* y, int64_t n) { simd::clamp(x, y, n, hasLo, l, hasHi, h); });
+        return;
       }
-      return x < l ? l : (x > h ? h : x);
-    };
-    if (lo && hi) {
-      cpuKernel(it, [cl](T x, T l, T h) -> T { return cl(x, l, h); });
-    } else if (lo) {
-      cpuKernel(it, [](T x, T l) -> T {
-        if constexpr (isFloat<T>) {
-          if (std::isnan(x)) return x;
-        }
-        return x < l ? l : x;
-      });
-    } else {
-      cpuKernel(it, [](T x, T h) -> T {
-        if constexpr (isFloat<T>) {
-          if (std::isnan(x)) return x;
-        }
-        return x > h ? h : x;
-      });
     }
+    auto cl = [l, h, hasLo = lo.has_value(), hasHi = hi.has_value()](T x) -> T {
+      T t = x;
+      if (hasLo && t < l) t = l;
+      if (hasHi && t > h) t = h;
+      return t;
+    };
+    it.forEach([&cl](char** data, const int64_t* st, int64_t n) {
+      for (int64_t i = 0; i < n; ++i)
+        *reinterpret_cast<T*>(data[0] + i * st[0]) = cl(*reinterpret_cast<const T*>(data[1] + i * st[1]));
+    });
   });
   return it.output();
 }
@@ -366,6 +368,10 @@ template <bool Max>
 void maxMin(Stack& s) {
   Args a(s, 2);
   TensorIterator it = binaryIter(a.tensor(0), a.tensor(1), Tensor());
+  if (simd::tryBinary(it, Max ? simd::Binary::Max : simd::Binary::Min)) {
+    a.ret(it.output());
+    return;
+  }
   Tensor r = runBinary(Max ? "maximum_cpu" : "minimum_cpu", it, [](auto x, auto y) {
     using T = decltype(x);
     if constexpr (isFloat<T>) {
@@ -539,9 +545,10 @@ void clampMaxT(Stack& s) { Args a(s, 2); Tensor r = clampTensor(a.tensor(0), Ten
 
 /// Float-valued unary math (integers promote to float32).
 template <class Fn>
-Tensor unaryFloat(const char* name, const Tensor& self, const Tensor& out, Fn fn) {
+Tensor unaryFloat(const char* name, const Tensor& self, const Tensor& out, Fn fn, int vecOp = -1) {
   TensorIterator it;
   it.addOutput(out).addInput(self).promoteIntegerInputsToFloat(true).build();
+  if (vecOp >= 0 && simd::tryUnary(it, static_cast<simd::Unary>(vecOp))) return it.output();
   dispatchLoopFloating(it.loopComputeDtype(), name, [&](auto tag) {
     using T = decltype(tag);
     cpuKernel(it, [&fn](T x) -> T { return fn(x); });
@@ -551,9 +558,10 @@ Tensor unaryFloat(const char* name, const Tensor& self, const Tensor& out, Fn fn
 
 /// Dtype-preserving unary ops (integers stay integers).
 template <class Fn>
-Tensor unaryKeep(const char* name, const Tensor& self, const Tensor& out, Fn fn, bool allowBool) {
+Tensor unaryKeep(const char* name, const Tensor& self, const Tensor& out, Fn fn, bool allowBool, int vecOp = -1) {
   TensorIterator it;
   it.addOutput(out).addInput(self).build();
+  if (vecOp >= 0 && simd::tryUnary(it, static_cast<simd::Unary>(vecOp))) return it.output();
   auto body = [&](auto tag) {
     using T = decltype(tag);
     cpuKernel(it, [&fn](T x) -> T { return fn(x); });
@@ -563,55 +571,57 @@ Tensor unaryKeep(const char* name, const Tensor& self, const Tensor& out, Fn fn,
   return it.output();
 }
 
-#define KD_UNARY_FLOAT(NAME, EXPR)                                                                       \
+// VEC: the simd::Unary computing it for float/double (-1: the scalar loop only).
+#define KD_UNARY_FLOAT(NAME, EXPR, VEC)                                                                  \
   void NAME##K(Stack& s) {                                                                               \
     Args a(s, 1);                                                                                        \
-    Tensor r = unaryFloat(#NAME, a.tensor(0), Tensor(), [](auto x) { using T = decltype(x); (void)sizeof(T); return EXPR; }); \
+    Tensor r = unaryFloat(#NAME, a.tensor(0), Tensor(), [](auto x) { using T = decltype(x); (void)sizeof(T); return EXPR; }, VEC); \
     a.ret(std::move(r));                                                                                 \
   }                                                                                                      \
   void NAME##K_(Stack& s) {                                                                              \
     Args a(s, 1);                                                                                        \
     Tensor self = a.tensor(0);                                                                           \
-    unaryFloat(#NAME, self, self, [](auto x) { using T = decltype(x); (void)sizeof(T); return EXPR; });  \
+    unaryFloat(#NAME, self, self, [](auto x) { using T = decltype(x); (void)sizeof(T); return EXPR; }, VEC); \
     a.ret(std::move(self));                                                                              \
   }
+#define KD_VEC(OP) static_cast<int>(simd::Unary::OP)
 
-KD_UNARY_FLOAT(exp, std::exp(x))
-KD_UNARY_FLOAT(exp2, std::exp2(x))
-KD_UNARY_FLOAT(expm1, std::expm1(x))
-KD_UNARY_FLOAT(log, std::log(x))
-KD_UNARY_FLOAT(log2, std::log2(x))
-KD_UNARY_FLOAT(log10, std::log10(x))
-KD_UNARY_FLOAT(log1p, std::log1p(x))
-KD_UNARY_FLOAT(sqrt, std::sqrt(x))
-KD_UNARY_FLOAT(rsqrt, T(1) / std::sqrt(x))
-KD_UNARY_FLOAT(sin, std::sin(x))
-KD_UNARY_FLOAT(cos, std::cos(x))
-KD_UNARY_FLOAT(tan, std::tan(x))
-KD_UNARY_FLOAT(asin, std::asin(x))
-KD_UNARY_FLOAT(acos, std::acos(x))
-KD_UNARY_FLOAT(atan, std::atan(x))
-KD_UNARY_FLOAT(sinh, std::sinh(x))
-KD_UNARY_FLOAT(cosh, std::cosh(x))
-KD_UNARY_FLOAT(asinh, std::asinh(x))
-KD_UNARY_FLOAT(acosh, std::acosh(x))
-KD_UNARY_FLOAT(atanh, std::atanh(x))
-KD_UNARY_FLOAT(erf, std::erf(x))
-KD_UNARY_FLOAT(erfc, std::erfc(x))
-KD_UNARY_FLOAT(reciprocal, T(1) / x)
-KD_UNARY_FLOAT(lgamma, std::lgamma(x))
+KD_UNARY_FLOAT(exp, std::exp(x), KD_VEC(Exp))
+KD_UNARY_FLOAT(exp2, std::exp2(x), KD_VEC(Exp2))
+KD_UNARY_FLOAT(expm1, std::expm1(x), KD_VEC(Expm1))
+KD_UNARY_FLOAT(log, std::log(x), KD_VEC(Log))
+KD_UNARY_FLOAT(log2, std::log2(x), KD_VEC(Log2))
+KD_UNARY_FLOAT(log10, std::log10(x), KD_VEC(Log10))
+KD_UNARY_FLOAT(log1p, std::log1p(x), KD_VEC(Log1p))
+KD_UNARY_FLOAT(sqrt, std::sqrt(x), KD_VEC(Sqrt))
+KD_UNARY_FLOAT(rsqrt, T(1) / std::sqrt(x), KD_VEC(Rsqrt))
+KD_UNARY_FLOAT(sin, std::sin(x), KD_VEC(Sin))
+KD_UNARY_FLOAT(cos, std::cos(x), KD_VEC(Cos))
+KD_UNARY_FLOAT(tan, std::tan(x), KD_VEC(Tan))
+KD_UNARY_FLOAT(asin, std::asin(x), KD_VEC(Asin))
+KD_UNARY_FLOAT(acos, std::acos(x), KD_VEC(Acos))
+KD_UNARY_FLOAT(atan, std::atan(x), KD_VEC(Atan))
+KD_UNARY_FLOAT(sinh, std::sinh(x), KD_VEC(Sinh))
+KD_UNARY_FLOAT(cosh, std::cosh(x), KD_VEC(Cosh))
+KD_UNARY_FLOAT(asinh, std::asinh(x), KD_VEC(Asinh))
+KD_UNARY_FLOAT(acosh, std::acosh(x), KD_VEC(Acosh))
+KD_UNARY_FLOAT(atanh, std::atanh(x), KD_VEC(Atanh))
+KD_UNARY_FLOAT(erf, std::erf(x), KD_VEC(Erf))
+KD_UNARY_FLOAT(erfc, std::erfc(x), KD_VEC(Erfc))
+KD_UNARY_FLOAT(reciprocal, T(1) / x, KD_VEC(Reciprocal))
+KD_UNARY_FLOAT(lgamma, std::lgamma(x), KD_VEC(Lgamma))
 #undef KD_UNARY_FLOAT
 
-#define KD_UNARY_KEEP(NAME, OPNAME, ALLOWBOOL, EXPR)                                                     \
+#define KD_UNARY_KEEP(NAME, OPNAME, ALLOWBOOL, EXPR, ...)                                                \
   void NAME##K(Stack& s) {                                                                               \
     Args a(s, 1);                                                                                        \
-    Tensor r = unaryKeep(OPNAME, a.tensor(0), Tensor(), [](auto x) { using T = decltype(x); (void)sizeof(T); return EXPR; }, ALLOWBOOL); \
+    Tensor r = unaryKeep(OPNAME, a.tensor(0), Tensor(), [](auto x) { using T = decltype(x); (void)sizeof(T); return EXPR; }, ALLOWBOOL __VA_OPT__(,) __VA_ARGS__); \
     a.ret(std::move(r));                                                                                 \
   }                                                                                                      \
   void NAME##K_(Stack& s) {                                                                              \
     Args a(s, 1);                                                                                        \
     Tensor self = a.tensor(0);                                                                           \
-    unaryKeep(OPNAME, self, self, [](auto x) { using T = decltype(x); (void)sizeof(T); return EXPR; }, ALLOWBOOL); \
+    unaryKeep(OPNAME, self, self, [](auto x) { using T = decltype(x); (void)sizeof(T); return EXPR; }, ALLOWBOOL __VA_OPT__(,) __VA_ARGS__); \
     a.ret(std::move(self));                                                                              \
   }
 
@@ -641,7 +651,7 @@ KD_UNARY_KEEP(floor, "floor", false, floorOf(x))
 KD_UNARY_KEEP(ceil, "ceil", false, ceilOf(x))
 KD_UNARY_KEEP(trunc, "trunc", false, truncOf(x))
 KD_UNARY_KEEP(round, "round", false, roundOf(x))
-KD_UNARY_KEEP(abs, "abs_cpu", false, absOf(x))
+KD_UNARY_KEEP(abs, "abs_cpu", false, absOf(x), KD_VEC(Abs))
 KD_UNARY_KEEP(sign, "sign_cpu", true, signOf(x))
 #undef KD_UNARY_KEEP
 
@@ -651,7 +661,7 @@ void negK(Stack& s) {
   KD_CHECK(self.dtype() != ScalarType::Bool,
            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the "
            "`~` or `logical_not()` operator instead.");
-  Tensor r = unaryKeep("neg_cpu", self, Tensor(), [](auto x) { return negOf(x); }, false);
+  Tensor r = unaryKeep("neg_cpu", self, Tensor(), [](auto x) { return negOf(x); }, false, KD_VEC(Neg));
   a.ret(std::move(r));
 }
 void negK_(Stack& s) {
@@ -660,7 +670,7 @@ void negK_(Stack& s) {
   KD_CHECK(self.dtype() != ScalarType::Bool,
            "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the "
            "`~` or `logical_not()` operator instead.");
-  unaryKeep("neg_cpu", self, self, [](auto x) { return negOf(x); }, false);
+  unaryKeep("neg_cpu", self, self, [](auto x) { return negOf(x); }, false, KD_VEC(Neg));
   a.ret(std::move(self));
 }
 void squareK(Stack& s) {

@@ -10,6 +10,8 @@
 #include "ops/elementwise.h"
 #include "ops/kernel_args.h"
 #include "ops/operator.h"
+#include "ops/simd/vec_kernels.h"
+#include "ops/simd/vec_loop.h"
 #include "tensor/type_promotion.h"
 
 namespace kindling {
@@ -70,6 +72,66 @@ ScalarType sumDtype(ScalarType in, ScalarType requested) {
 /// sum / mean / prod over rows; Acc is double for floats, int64 for integers.
 enum class RedKind { Sum, Mean, Prod };
 
+/// Sum of a contiguous float/double array in double, split over OpenMP threads above kGrainSize.
+template <class T>
+double parallelSum(const T* x, int64_t n) {
+  const int nt = n >= 2 * kGrainSize ? static_cast<int>(std::min<int64_t>(omp_get_max_threads(), n / kGrainSize)) : 1;
+  if (nt <= 1) return simd::sum(x, n);
+  std::vector<double> part(nt, 0.0);
+#pragma omp parallel num_threads(nt)
+  {
+    const int t = omp_get_thread_num(), k = omp_get_num_threads();
+    const int64_t chunk = (n + k - 1) / k, b = std::min(n, t * chunk), e = std::min(n, b + chunk);
+    part[t] = simd::sum(x + b, e - b);
+  }
+  double s = 0;
+  for (double v : part) s += v;
+  return s;
+}
+
+/// sum/mean of a contiguous float/double tensor over a leading block of dims (dims 0..k-1, k < dim):
+/// rows are added into a double accumulator of the remaining elements, with no transposed copy.
+/// Returns an undefined tensor when `dims` is not such a block.
+Tensor sumLeadingDims(const Tensor& x, const IntArray& dims, bool keepdim, bool mean) {
+  const int64_t nd = x.dim();
+  if (dims.empty() || nd < 2 || !x.is_contiguous()) return Tensor();
+  std::vector<bool> red(nd, false);
+  for (int64_t d : dims) {
+    if (d < -nd || d >= nd) return Tensor();  // planReduce reports the error
+    const int64_t w = d < 0 ? d + nd : d;
+    if (red[w]) return Tensor();
+    red[w] = true;
+  }
+  int64_t k = 0;
+  while (k < nd && red[k]) ++k;
+  for (int64_t d = k; d < nd; ++d)
+    if (red[d]) return Tensor();
+  if (k == 0 || k == nd) return Tensor();
+  int64_t rows = 1, cols = 1;
+  IntArray outShape;
+  for (int64_t d = 0; d < nd; ++d) {
+    if (d < k) {
+      rows *= x.sizes()[d];
+      if (keepdim) outShape.push_back(1);
+    } else {
+      cols *= x.sizes()[d];
+      outShape.push_back(x.sizes()[d]);
+    }
+  }
+  Tensor out = Tensor::empty(outShape, x.dtype());
+  if (cols == 0) return out;
+  dispatchLoopFloating(x.dtype(), mean ? "mean" : "sum", [&](auto tag) {
+    using T = decltype(tag);
+    const T* X = x.data_ptr<T>();
+    T* Y = out.data_ptr<T>();
+    std::vector<double> acc(static_cast<size_t>(cols), 0.0);
+    for (int64_t r = 0; r < rows; ++r) simd::accumulate(X + r * cols, acc.data(), cols);
+    const double div = mean ? static_cast<double>(rows) : 1.0;
+    for (int64_t c = 0; c < cols; ++c) Y[c] = static_cast<T>(acc[c] / div);
+  });
+  return out;
+}
+
 Tensor sumLike(const Tensor& self, const IntArray& dims, bool keepdim, ScalarType requested, RedKind kind) {
   const char* name = kind == RedKind::Sum ? "sum" : kind == RedKind::Mean ? "mean" : "prod";
   ScalarType outDt = sumDtype(self.dtype(), requested);
@@ -80,6 +142,10 @@ Tensor sumLike(const Tensor& self, const IntArray& dims, bool keepdim, ScalarTyp
              requested != ScalarType::Undefined ? "Optional" : "Input", scalarTypeName(outDt));
   }
   const Tensor x = self.dtype() == outDt ? self : self.to(outDt);
+  if (kind != RedKind::Prod && (outDt == ScalarType::Float || outDt == ScalarType::Double)) {
+    Tensor r = sumLeadingDims(x, dims, keepdim, kind == RedKind::Mean);
+    if (r.defined()) return r;
+  }
   ReducePlan p = planReduce(x, dims, keepdim, name);
   const ScalarType loopDt = (outDt == ScalarType::Half || outDt == ScalarType::BFloat16) ? ScalarType::Float : outDt;
   const Tensor rows = p.rows.dtype() == loopDt ? p.rows : p.rows.to(loopDt);
@@ -90,6 +156,20 @@ Tensor sumLike(const Tensor& self, const IntArray& dims, bool keepdim, ScalarTyp
     const T* X = rows.data_ptr<T>();
     T* Y = out.data_ptr<T>();
     const int64_t inner = p.inner;
+    if constexpr (std::is_floating_point_v<T>) {
+      if (kind != RedKind::Prod) {  // vectorized rows, accumulated in double
+        const double div = kind == RedKind::Mean ? static_cast<double>(inner) : 1.0;
+        if (p.outer == 1) {
+          Y[0] = static_cast<T>(parallelSum(X, inner) / div);
+          return;
+        }
+#pragma omp parallel for if (p.outer * inner > kGrainSize)
+        for (int64_t o = 0; o < p.outer; ++o) {
+          Y[o] = static_cast<T>(simd::sum(X + o * inner, inner) / div);
+        }
+        return;
+      }
+    }
 #pragma omp parallel for if (p.outer * inner > kGrainSize && p.outer > 1)
     for (int64_t o = 0; o < p.outer; ++o) {
       const T* r = X + o * inner;
@@ -134,6 +214,13 @@ std::pair<Tensor, Tensor> maxMinDim(const Tensor& self, const IntArray& dims, bo
     const T* X = rows.data_ptr<T>();
     T* V = vals.data_ptr<T>();
     int64_t* I = wantIndices ? idx.data_ptr<int64_t>() : nullptr;
+    if constexpr (std::is_floating_point_v<T>) {
+      if (!wantIndices) {  // values only (amax/amin, max()/min()): vectorized, NaN wins
+#pragma omp parallel for if (p.outer * p.inner > kGrainSize && p.outer > 1)
+        for (int64_t o = 0; o < p.outer; ++o) V[o] = simd::maxMin(X + o * p.inner, p.inner, Max);
+        return;
+      }
+    }
     for (int64_t o = 0; o < p.outer; ++o) {
       const T* r = X + o * p.inner;
       T best = r[0];
@@ -196,6 +283,10 @@ template <bool Max> void maxOtherK(Stack& s) {
   const Tensor x = a.tensor(0), y = a.tensor(1);
   TensorIterator it;
   it.addOutput(Tensor()).addInput(x).addInput(y).build();
+  if (simd::tryBinary(it, Max ? simd::Binary::Max : simd::Binary::Min)) {
+    a.ret(it.output());
+    return;
+  }
   dispatchLoopTypes(it.loopComputeDtype(), Max ? "maximum" : "minimum", [&](auto tag) {
     using T = decltype(tag);
     cpuKernel(it, [](T u, T v) -> T {
@@ -234,6 +325,24 @@ template <bool All> void allAnyDimK(Stack& s) { Args a(s, 3); Tensor r = allAny<
 Tensor varStd(const Tensor& self, const IntArray& dims, int64_t correction, bool keepdim, bool takeSqrt) {
   KD_CHECK(isFloatingType(self.dtype()), "std and var only support floating point and complex dtypes");
   ReducePlan p = planReduce(self, dims, keepdim, takeSqrt ? "std" : "var");
+  if (self.dtype() == ScalarType::Float || self.dtype() == ScalarType::Double) {
+    // two passes over each row in its own dtype, vectorized, accumulated in double
+    Tensor out = Tensor::empty(p.outShape, self.dtype());
+    dispatchLoopFloating(self.dtype(), "var", [&](auto tag) {
+      using T = decltype(tag);
+      const T* X = p.rows.data_ptr<T>();
+      T* Y = out.data_ptr<T>();
+      const double denom = std::max(0.0, static_cast<double>(p.inner - correction));
+#pragma omp parallel for if (p.outer * p.inner > kGrainSize && p.outer > 1)
+      for (int64_t o = 0; o < p.outer; ++o) {
+        const T* r = X + o * p.inner;
+        const double m = simd::sum(r, p.inner) / static_cast<double>(p.inner);
+        const double v = simd::sumSquaredDiff(r, p.inner, m) / denom;  // 0/0 = nan, as PyTorch
+        Y[o] = static_cast<T>(takeSqrt ? std::sqrt(v) : v);
+      }
+    });
+    return out;
+  }
   const Tensor rows = p.rows.to(ScalarType::Double).contiguous();
   Tensor out = Tensor::empty(p.outShape, ScalarType::Double);
   const double* X = rows.data_ptr<double>();

@@ -541,22 +541,43 @@ class PythonPrinterImpl {
     bool alwaysTrue = condIn && condIn->isBool() && condIn->toBool() && condNext && condNext->isBool() && condNext->toBool();
     bool tripSpecified = !tripConst || !tripConst->isInt() ||
                          tripConst->toInt() != std::numeric_limits<int64_t>::max() || trip->hasUses();
-    bool isFor;
-    if (alwaysTrue) {
-      isFor = tripSpecified;
-    } else {
-      if (tripSpecified)
-        throw CompileError("loop cannot be printed as python because it has gone through an optimization that "
-                           "combined while and for loops",
-                           n->sourceRange());
-      isFor = false;
-    }
+    bool isFor = alwaysTrue && tripSpecified;
+    // A loop with both a trip count and a condition (PyTorch's printer refuses these "ModifiedLoop"s;
+    // Kindling's frontend emits them for `for` loops with `break`): written as a while loop that counts.
+    bool counted = !alwaysTrue && tripSpecified;
     std::vector<Value*> carriedOut = n->outputs();
     std::vector<Value*> carriedIn(n->inputs().begin() + 2, n->inputs().end());
     assignNames(carriedOut);
     for (size_t i = 0; i < carriedOut.size(); ++i) names_[body_->inputs()[i + 1]] = useOf(carriedOut[i]);
     printAnnotatedAssignment(carriedOut, carriedIn);
     assignNames({trip});
+    if (counted) {
+      std::string maxName = useOf(maxTrip);
+      if (!isValidIdentifier(maxName) && !isConstant(maxTrip->node())) {
+        std::string tmp = genName("_");
+        indent();
+        body += tmp + " = " + maxName + "\n";
+        maxName = tmp;
+      }
+      std::string condName = genName("_");
+      indent();
+      body += useOf(trip) + " = 0\n";
+      indent();
+      body += condName + " = torch.__and__(torch.lt(" + useOf(trip) + ", " + maxName + "), " + useOf(cond) + ")\n";
+      indent();
+      body += "while " + condName + ":\n";
+      ++level_;
+      printBlock(body_, true);
+      indent();
+      std::string next = "torch.add(" + useOf(trip) + ", 1)";
+      body += condName + ", " + useOf(trip);
+      for (size_t i = 1; i < body_->inputs().size(); ++i) body += ", " + useOf(body_->inputs()[i]);
+      body += " = torch.__and__(torch.lt(" + next + ", " + maxName + "), " + useOf(nextCond) + "), " + next;
+      for (size_t i = 1; i < body_->outputs().size(); ++i) body += ", " + useOf(body_->outputs()[i]);
+      body += "\n";
+      --level_;
+      return;
+    }
     if (isFor) {
       indent();
       body += "for " + useOf(trip) + " in range(" + useOf(maxTrip) + "):\n";
@@ -875,6 +896,50 @@ std::string pythonCodeOf(const Function& fn, bool isMethod) {
   else
     p.printFunction(fn);
   return p.str();
+}
+
+std::string qualifiedNameOf(const TypePtr& type) {
+  if (const auto* c = type->cast<ClassType>()) return c->qualName();
+  if (const auto* e = type->cast<EnumType>()) return e->qualName();
+  if (const auto* t = type->cast<TupleType>(); t && t->qualName()) return *t->qualName();
+  if (const auto* f = type->cast<FunctionType>(); f && f->function()) return f->function()->qualname();
+  throw Error("type " + type->str() + " has no qualified name");
+}
+
+std::vector<CodeFile> printCodeFiles(const std::vector<TypePtr>& roots, std::vector<IValue>* constantTable,
+                                     uint64_t* minVersion) {
+  std::vector<std::string> order;  // file prefixes in first-use order
+  std::unordered_map<std::string, std::unique_ptr<PythonPrinter>> printers;
+  std::unordered_set<std::string> done;
+  std::vector<TypePtr> todo(roots.begin(), roots.end());
+  uint64_t version = 0;
+  for (size_t i = 0; i < todo.size(); ++i) {
+    TypePtr t = todo[i];
+    std::string qual = qualifiedNameOf(t);
+    if (!done.insert(qual).second) continue;
+    size_t dot = qual.rfind('.');
+    std::string prefix = dot == std::string::npos ? qual : qual.substr(0, dot);
+    auto& printer = printers[prefix];
+    if (!printer) {
+      printer = std::make_unique<PythonPrinter>(constantTable);
+      order.push_back(prefix);
+    }
+    size_t seen = printer->dependencies().size();
+    printer->printNamedType(t);
+    const auto& deps = printer->dependencies();
+    // A printer's dependency list grows across its definitions; the new entries are this type's.
+    for (size_t d = seen; d < deps.size(); ++d) todo.push_back(deps[d]);
+    // Types seen earlier by this printer were queued when first seen.
+    version = std::max(version, printer->minVersion());
+  }
+  std::vector<CodeFile> files;
+  for (const std::string& prefix : order) {
+    std::string path = prefix;
+    std::replace(path.begin(), path.end(), '.', '/');
+    files.push_back({path + ".py", printers[prefix]->str()});
+  }
+  if (minVersion) *minVersion = version;
+  return files;
 }
 
 std::string pythonConstantString(const IValue& v, std::vector<IValue>* constantTable) {

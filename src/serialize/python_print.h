@@ -84,6 +84,24 @@ class PythonPrinter {
   std::unique_ptr<PythonPrinterImpl> impl_;
 };
 
+/// One code/ file of an archive: its path under code/ and its text.
+struct CodeFile {
+  std::string path;  // "__torch__.py" for "__torch__.C", "__torch__/a/b.py" for "__torch__.a.b.C"
+  std::string text;
+};
+
+/// Prints `roots` (ClassType, EnumType, named TupleType, FunctionType) and, transitively, every named type
+/// and function they depend on, each into the file of its qualified name's prefix (as
+/// torch.jit.save lays out code/: "__torch__.a.b.C" → "__torch__/a/b.py"), files in first-use order and
+/// definitions within a file in print order. `minVersion`, when given, receives the maximum
+/// PythonPrinter::minVersion() over everything printed. Constants go to `constantTable` as for
+/// PythonPrinter.
+std::vector<CodeFile> printCodeFiles(const std::vector<TypePtr>& roots, std::vector<IValue>* constantTable,
+                                     uint64_t* minVersion = nullptr);
+
+/// The qualified name of a named type (class, enum, NamedTuple, or a FunctionType's function).
+std::string qualifiedNameOf(const TypePtr& type);
+
 /// print(fn.code): a fresh printer's printFunction (or printMethod when `isMethod`), no constant table
 /// (a tensor constant prints as CONSTANTS.cN with N counted from 0, as fn.code does, and is dropped).
 std::string pythonCodeOf(const Function& fn, bool isMethod);

@@ -22,10 +22,12 @@
 #include "api/api.h"
 #include "api/program.h"
 #include "ir/ir.h"
+#include "ir/irparser.h"
 #include "ops/registry.h"
 #include "runtime/graph_function.h"
 #include "serialize/export_archive.h"
 #include "serialize/import_archive.h"
+#include "serialize/python_print.h"
 #include "serialize/torch_save.h"
 
 using namespace kindling;
@@ -90,6 +92,47 @@ int cmdRun(const CommonOptions& o) {
   return kExitOk;
 }
 
+// Hidden `kindling graph FILE --parse-ir`: FILE holds graph text (as `kindling graph` prints it); parse it
+// with ir/irparser.h and print it again (without source locations). Class types named in the text become
+// empty classes, function constants empty functions: the round trip test of the printer and the parser.
+int cmdParseIR(const CommonOptions& o) {
+  std::ifstream f(o.program, std::ios::binary);
+  if (!f) throw LoadError(fmt::format("cannot open '{}': No such file or directory", o.program));
+  std::stringstream ss;
+  ss << f.rdbuf();
+  std::unordered_map<std::string, TypePtr> classes;
+  std::vector<std::unique_ptr<GraphFunction>> functions;
+  IRParserOptions opts;
+  opts.resolveType = [&](const std::string& name) -> TypePtr {
+    if (name.rfind("__torch__.", 0) != 0) return nullptr;
+    auto& t = classes[name];
+    if (!t) t = ClassType::create(name, false);
+    return t;
+  };
+  opts.resolveFunction = [&](const std::string& name) -> Function* {
+    functions.push_back(std::make_unique<GraphFunction>(name, nullptr));
+    return functions.back().get();
+  };
+  std::string s = parseIR(ss.str(), opts)->toString();
+  std::fwrite(s.data(), 1, s.size(), stdout);
+  return kExitOk;
+}
+
+// Hidden `kindling code PROGRAM --function F --code-files`: the chosen function (or method's class) and
+// everything it depends on, as the code/ files of an archive, each introduced by a line "#@file PATH".
+int cmdCodeFiles(const CommonOptions& o) {
+  Program p = Program::open(o.program);
+  Callable c = p.select(o.method, o.function);
+  std::vector<IValue> constants;
+  TypePtr root = c.self ? TypePtr(c.self->type()) : TypePtr(std::make_shared<FunctionType>(c.function));
+  for (const CodeFile& file : printCodeFiles({root}, &constants)) {
+    std::printf("#@file %s\n", file.path.c_str());
+    std::fwrite(file.text.data(), 1, file.text.size(), stdout);
+  }
+  if (!constants.empty()) std::printf("#@constants %zu\n", constants.size());
+  return kExitOk;
+}
+
 int cmdGraph(const CommonOptions& o) {
   Program p = Program::open(o.program);
   Callable c = p.select(o.method, o.function);
@@ -102,7 +145,8 @@ int cmdGraph(const CommonOptions& o) {
 int cmdCode(const CommonOptions& o) {
   Program p = Program::open(o.program);
   Callable c = p.select(o.method, o.function);
-  std::string s = p.sourceOf(c);
+  // As print(fn.code) / print(m.forward.code): the code printer over the compiled graph.
+  std::string s = pythonCodeOf(*c.function, /*isMethod=*/c.self.has_value());
   std::fwrite(s.data(), 1, s.size(), stdout);
   if (s.empty() || s.back() != '\n') std::fputc('\n', stdout);
   return kExitOk;
@@ -208,10 +252,14 @@ int main(int argc, char** argv) {
   CLI::App* graph = app.add_subcommand("graph", "print the IR graph, as print(fn.graph)");
   addProgram(graph, progHelp);
   addSelect(graph);
+  bool parseIRFlag = false;
+  graph->add_flag("--parse-ir", parseIRFlag, "PROGRAM is graph text: parse and print it again")->group("");
 
   CLI::App* code = app.add_subcommand("code", "print the code, as print(fn.code)");
   addProgram(code, progHelp);
   addSelect(code);
+  bool codeFilesFlag = false;
+  code->add_flag("--code-files", codeFilesFlag, "print the code/ files of the function and its dependencies")->group("");
 
   CLI::App* bench = app.add_subcommand("bench", "time repeated calls; the last line is median_ms=<float>");
   addProgram(bench, progHelp);
@@ -253,8 +301,8 @@ int main(int argc, char** argv) {
 
   try {
     if (run->parsed()) return cmdRun(o);
-    if (graph->parsed()) return cmdGraph(o);
-    if (code->parsed()) return cmdCode(o);
+    if (graph->parsed()) return parseIRFlag ? cmdParseIR(o) : cmdGraph(o);
+    if (code->parsed()) return codeFilesFlag ? cmdCodeFiles(o) : cmdCode(o);
     if (bench->parsed()) return cmdBench(o);
     if (inspect->parsed()) return cmdInspect(o);
     if (save->parsed()) return cmdSave(o);

@@ -6,6 +6,7 @@
 //   kindling::Tensor x = kindling::Tensor::zeros({1, 3, 224, 224});
 //   kindling::IValue y = m.forward({x});                                  // module.forward({x})
 //   std::cout << y.repr() << "\n";
+//   m.save("copy.pt", {{"meta.json", "{}"}});                            // module.save(path, extra_files)
 //
 // Errors are exceptions derived from kindling::Error: LoadError (bad file/archive), CompileError (bad
 // TorchScript in the archive), RuntimeError (raised while running, e.g. a wrong input shape).
@@ -20,7 +21,7 @@
 
 namespace kindling {
 namespace jit {
-using Module = ::kindling::Module;
+using ::kindling::ExtraFilesMap;
 using ::kindling::IValue;
 }  // namespace jit
 }  // namespace kindling

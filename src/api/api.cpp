@@ -10,6 +10,27 @@ namespace kindling {
 
 namespace jit {
 Module load(const std::string& path) { return loadArchive(path); }
+
+Module load(const std::string& path, ExtraFilesMap& extraFiles) {
+  ImportedArchive a = importArchive(path);
+  for (auto& [name, value] : extraFiles) {
+    auto it = a.extraFiles.find(name);
+    if (it != a.extraFiles.end()) value = it->second;
+  }
+  return a.module;
+}
+
+Module load(const std::string& path, const Device& device, ExtraFilesMap& extraFiles) {
+  if (device.type != DeviceType::CPU)
+    throw UsageError(fmt::format("Kindling runs on the CPU only; cannot load '{}' onto device '{}'", path, device.str()));
+  return load(path, extraFiles);
+}
+
+void Module::save(const std::string& path, const ExtraFilesMap& extraFiles) const { exportModule(*this, path, extraFiles); }
+
+void save(const ::kindling::Module& module, const std::string& path, const ExtraFilesMap& extraFiles) {
+  exportModule(module, path, extraFiles);
+}
 }  // namespace jit
 
 namespace {
@@ -37,6 +58,9 @@ bool coerce(IValue& v, const TypePtr& t, size_t depth = 0) {
     case TypeKind::Optional:
       return v.isNone() || coerce(v, t->cast<OptionalType>()->elementType(), depth + 1);
     case TypeKind::Union:
+      // a member the value already is wins (an int stays an int for Union[float, int]), as PyTorch
+      for (const auto& u : t->cast<UnionType>()->types())
+        if (v.type()->isSubtypeOf(u)) return true;
       for (const auto& u : t->cast<UnionType>()->types()) {
         IValue c = v;
         if (coerce(c, u, depth + 1)) { v = c; return true; }

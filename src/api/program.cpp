@@ -7,6 +7,7 @@
 
 #include "api/api.h"
 #include "frontend/compiler.h"
+#include "frontend/functional_library.h"
 #include "serialize/zip_archive.h"
 #include "tensor/tensor.h"
 
@@ -103,8 +104,12 @@ std::shared_ptr<CompilationUnit> compileSourceFile(const std::string& path, cons
   CompileOptions options;
   compileSource(*cu, source, options);
   // Compile every body now so errors surface before running (and no first-call cliff).
+  // The torch.nn.functional library (frontend/functional_library.h) is compiled into the unit as a whole
+  // when first referenced; only the functions the program reaches are compiled (through their callers).
+  const std::string library = std::string(kFunctionalPrefix) + ".";
   for (size_t i = 0; i < cu->functions().size(); ++i) {
     GraphFunction* f = cu->functions()[i].get();
+    if (f->qualname().compare(0, library.size(), library) == 0) continue;
     f->ensureDefined();
     f->code();
   }
@@ -167,6 +172,18 @@ Callable Program::select(const std::string& method, const std::string& function,
   for (GraphFunction* f : free) names += (names.empty() ? "" : ", ") + f->name();
   throw UsageError(fmt::format("'{}' defines {} functions ({}); choose one with --function NAME", path_, free.size(),
                                names.empty() ? "none" : names));
+}
+
+void Program::save(const std::string& outPath, const std::string& function, const ExtraFilesMap& extraFiles,
+                   bool reprint) {
+  if (isArchive()) {
+    if (!function.empty())
+      throw UsageError("kindling save: --function selects the function of a source program; an archive is saved whole");
+    resaveArchive(*archive_, path_, outPath, extraFiles, reprint);
+    return;
+  }
+  Callable c = select("", function);
+  exportModule(placeholderModuleFor(*c.function), outPath, extraFiles);
 }
 
 std::string Program::sourceOf(const Callable& c) const {
@@ -232,19 +249,32 @@ void describeModule(const Module& m, const std::string& name, size_t depth, std:
   for (const auto& [n, child] : m.namedChildren()) describeModule(child, n, depth + 1, out);
 }
 
+/// Plain attributes (not parameters, buffers or submodules) of every module, with dotted names.
+void describeAttributes(const Module& m, const std::string& prefix, size_t depth, std::string& out) {
+  if (depth > 64) return;
+  const auto& attrs = m.type()->attributes();
+  for (size_t i = 0; i < attrs.size() && i < m.object()->slots.size(); ++i) {
+    const IValue& v = m.object()->slots[i];
+    if (attrs[i].isParameter || attrs[i].isBuffer) continue;
+    if (v.isObject() && v.toObjectRef().type->isModule()) continue;
+    std::string value = v.isTensor() ? fmt::format("tensor {} {}", v.toTensor().sizesStr(), dtypeReprName(v.toTensor().dtype()))
+                                     : shortRepr(v);
+    out += fmt::format("  {}{} = {}\n", prefix, attrs[i].name, value);
+  }
+  for (const auto& [n, child] : m.namedChildren()) describeAttributes(child, prefix + n + ".", depth + 1, out);
+}
+
 }  // namespace
 
 std::string describeArchive(const ImportedArchive& a) {
   std::string out;
   const Module& m = a.module;
   out += fmt::format("archive root '{}', format version {}, {} records\n", a.rootName, a.version, a.records.size());
-  std::vector<std::string> extra;
   for (const auto& r : a.records)
-    if (r.rfind("extra/", 0) == 0) extra.push_back(r.substr(6));
-  if (!extra.empty()) {
-    out += "extra files:";
-    for (const auto& e : extra) out += " " + e;
-    out += "\n";
+    if (r == "bytecode.pkl") out += "lite interpreter archive (.ptl): bytecode.pkl present, code/ used\n";
+  if (!a.extraFiles.empty()) {
+    out += "extra files:\n";
+    for (const auto& [name, data] : a.extraFiles) out += fmt::format("  {} ({} bytes)\n", name, data.size());
   }
   out += fmt::format("constants: {}\n", a.constants.size());
   out += "\nmodule tree:\n";
@@ -285,13 +315,8 @@ std::string describeArchive(const ImportedArchive& a) {
   out += "\nbuffers:\n";
   for (const auto& [n, t] : m.namedBuffers(true)) out += fmt::format("  {}: {} {}\n", n, t.sizesStr(), dtypeReprName(t.dtype()));
 
-  out += "\nattributes of the root module:\n";
-  const auto& attrs = m.type()->attributes();
-  for (size_t i = 0; i < attrs.size() && i < m.object()->slots.size(); ++i) {
-    const IValue& v = m.object()->slots[i];
-    if (attrs[i].isParameter || attrs[i].isBuffer || v.isObject()) continue;
-    out += fmt::format("  {} = {}\n", attrs[i].name, v.isTensor() ? "tensor " + v.toTensor().sizesStr() : shortRepr(v));
-  }
+  out += "\nattributes:\n";
+  describeAttributes(m, "", 0, out);
   return out;
 }
 

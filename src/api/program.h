@@ -11,6 +11,7 @@
 #include "runtime/compilation_unit.h"
 #include "runtime/graph_function.h"
 #include "runtime/module.h"
+#include "serialize/export_archive.h"
 #include "serialize/import_archive.h"
 
 namespace kindling {
@@ -42,6 +43,15 @@ class Program {
   /// method's definition from code/ (with `self` unannotated, dedented); for source files the `def`.
   std::string sourceOf(const Callable& c) const;
 
+  /// `kindling save`: writes this program as a TorchScript archive. An archive is re-saved
+  /// (serialize/export_archive.h resaveArchive: code/ copied, or printed anew with `reprint`); a source
+  /// program's function — `function`, or the one select() would pick — is saved as
+  /// torch.jit.script(fn).save() saves it: a `__torch__.PlaceholderModule` whose forward is the function,
+  /// code printed by the code printer. `extraFiles` become extra/<name> records.
+  void save(const std::string& outPath, const std::string& function, const ExtraFilesMap& extraFiles,
+            bool reprint = false);
+
+  const std::string& path() const { return path_; }
   bool isArchive() const { return archive_.has_value(); }
   const ImportedArchive& archive() const { return *archive_; }
   const std::shared_ptr<CompilationUnit>& compilationUnit() const { return cu_; }
@@ -53,8 +63,9 @@ class Program {
   std::string sourceText_;  // source programs
 };
 
-/// `kindling inspect`: version, root folder and records, classes with attributes/constants/methods,
-/// parameters and buffers with shapes and dtypes, the module tree.
+/// `kindling inspect`: version, root folder and records, extra files with sizes, classes with
+/// attributes/constants/methods (full schemas), parameters and buffers with shapes and dtypes, the module
+/// tree, and the values of every module's plain attributes.
 std::string describeArchive(const ImportedArchive& a);
 
 /// Compiles a TorchScript source program (top-level defs and classes, DESIGN.md's import rules) into a

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <unordered_set>
 
+#include "passes/canonicalize/upgraders.h"
 #include "runtime/graph_function.h"
 #include "serialize/import_source.h"
 #include "serialize/unpickler.h"
@@ -13,13 +14,14 @@ namespace kindling {
 
 namespace {
 
-constexpr int64_t kMinVersion = 1, kMaxVersion = 10;
+constexpr int64_t kMinVersion = kMinSupportedFileFormatVersion, kMaxVersion = kMaxSupportedFileFormatVersion;
 
 int64_t readVersion(const ZipReader& zip) {
   std::string rec = zip.hasRecord(".data/version") ? ".data/version" : "version";
   if (!zip.hasRecord(rec)) {
     if (zip.hasRecord("model.json"))
-      throw LoadError(fmt::format("'{}' is a legacy model.json archive (PyTorch <= 1.2), which is not supported yet", zip.path()));
+      throw LoadError(fmt::format("'{}' is a legacy model.json archive (PyTorch <= 1.2), which is not supported (PyTorch "
+                                  "1.13 cannot load it either: re-save it with PyTorch 1.3 to 1.13)", zip.path()));
     throw LoadError(fmt::format("archive '{}' has no record 'version' (not a TorchScript archive?)", zip.path()));
   }
   std::string s = zip.readRecordString(rec);
@@ -34,8 +36,12 @@ int64_t readVersion(const ZipReader& zip) {
   if (v < kMinVersion || v > kMaxVersion)
     throw LoadError(fmt::format("archive '{}' has file format version {}; Kindling supports versions {} to {}", zip.path(),
                                 v, kMinVersion, kMaxVersion));
-  if (v < 3 || zip.hasRecord("model.json"))
-    throw LoadError(fmt::format("'{}' is a legacy model.json archive (format version {}), which is not supported yet",
+  // Versions 1 and 2 differ from 3 only in the pickles' container type tags, which the unpickler does
+  // without; PyTorch 1.13 reads such archives when they hold data.pkl, and so does Kindling. The
+  // model.json layout of PyTorch <= 1.2 is another format altogether (PyTorch 1.13 cannot read it either).
+  if (zip.hasRecord("model.json") && !zip.hasRecord("data.pkl"))
+    throw LoadError(fmt::format("'{}' is a legacy model.json archive (format version {}, PyTorch <= 1.2), which is not "
+                                "supported (PyTorch 1.13 cannot load it either: re-save it with PyTorch 1.3 to 1.13)",
                                 zip.path(), v));
   return v;
 }
@@ -89,7 +95,17 @@ ImportedArchive importArchive(const std::string& path, const ImportOptions& opti
   ImportedArchive out;
   out.rootName = zip.rootName();
   out.records = zip.records();
+  for (const std::string& r : out.records)
+    if (r.rfind("extra/", 0) == 0 && r.size() > 6) out.extraFiles[r.substr(6)] = zip.readRecordString(r);
   out.version = readVersion(zip);
+  if (zip.hasRecord("byteorder")) {
+    std::string order = zip.readRecordString("byteorder");
+    while (!order.empty() && std::isspace(static_cast<unsigned char>(order.back()))) order.pop_back();
+    if (order == "big")
+      throw LoadError(fmt::format("archive '{}' holds big-endian tensor data (byteorder 'big'), which Kindling does not read yet", path));
+    if (order != "little")
+      throw LoadError(fmt::format("archive '{}': unknown byteorder record '{}'", path, order.substr(0, 40)));
+  }
   if (!zip.hasRecord("data.pkl")) {
     if (zip.hasRecord("bytecode.pkl"))
       throw LoadError(fmt::format("'{}' is a mobile (lite interpreter) archive without data.pkl, which is not supported yet", path));

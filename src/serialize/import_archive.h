@@ -7,6 +7,7 @@
 // Finally every method of every module class reachable from the root is compiled and optimized now, so
 // compile errors surface at load and the first call costs no more than later ones.
 #pragma once
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +22,7 @@ struct ImportedArchive {
   std::string rootName;                // zip root folder
   std::vector<std::string> records;    // record names relative to the root
   std::vector<IValue> constants;       // constants.pkl
+  std::map<std::string, std::string> extraFiles;  // extra/<name> records (torch.jit.load's _extra_files)
 };
 
 struct ImportOptions {
@@ -28,7 +30,8 @@ struct ImportOptions {
   bool compileEagerly = true;
 };
 
-/// Throws LoadError for file/zip/pickle/version problems, CompileError for code/ that does not compile.
+/// Throws LoadError for file/zip/pickle/version problems (also: a `byteorder` record saying "big"; tensors
+/// are read little-endian only), CompileError for code/ that does not compile.
 ImportedArchive importArchive(const std::string& path, const ImportOptions& options = {});
 
 /// importArchive(path).module.

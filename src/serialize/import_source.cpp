@@ -5,15 +5,46 @@
 #include "frontend/compiler.h"
 #include "frontend/ir_emitter.h"
 #include "frontend/parser.h"
+#include "passes/canonicalize/upgraders.h"
 
 namespace kindling {
+
+namespace {
+
+// Forwards to the real target; every body emitted through it then goes through the operator upgraders
+// of the archive's version (passes/canonicalize/upgraders.h), before anything else sees the graph.
+class UpgradingTarget : public CompilationTarget {
+ public:
+  UpgradingTarget(CompilationTarget& inner, uint64_t version, const OperatorRegistry& base)
+      : inner_(inner), version_(version), base_(base) {}
+  Function* defineFunction(const std::string& qualname, FunctionSchema schema,
+                           std::function<void(Graph& graph)> emitBody) override {
+    if (version_ >= kMaxSupportedFileFormatVersion) return inner_.defineFunction(qualname, std::move(schema), std::move(emitBody));
+    return inner_.defineFunction(qualname, std::move(schema),
+                                 [body = std::move(emitBody), v = version_, base = &base_](Graph& g) {
+                                   body(g);
+                                   replaceOldOperatorsWithUpgraders(g, v, *base);
+                                 });
+  }
+  Function* findFunction(const std::string& qualname) const override { return inner_.findFunction(qualname); }
+  void addType(TypePtr type) override { inner_.addType(std::move(type)); }
+  TypePtr findType(const std::string& qualname) const override { return inner_.findType(qualname); }
+
+ private:
+  CompilationTarget& inner_;
+  uint64_t version_;
+  const OperatorRegistry& base_;
+};
+
+}  // namespace
 
 class SourceImporter::Impl : public Resolver, public std::enable_shared_from_this<SourceImporter::Impl> {
  public:
   Impl(CompilationTarget& target, Reader reader, std::vector<IValue> constants, uint64_t version,
        const OperatorRegistry* registry)
-      : target_(target), reader_(std::move(reader)), constants_(std::move(constants)), version_(version),
-        registry_(registry) {}
+      : base_(registry ? *registry : OperatorRegistry::global()),
+        target_(target, version, base_), reader_(std::move(reader)), constants_(std::move(constants)),
+        version_(version), registry_(&operatorRegistryForVersion(version, base_)) {}
 
   struct Definition {
     std::shared_ptr<SourceFile> file;
@@ -109,11 +140,12 @@ class SourceImporter::Impl : public Resolver, public std::enable_shared_from_thi
     return constants_[idx];
   }
 
-  CompilationTarget& target_;
+  const OperatorRegistry& base_;  // today's operators
+  UpgradingTarget target_;
   Reader reader_;
   std::vector<IValue> constants_;
   uint64_t version_;
-  const OperatorRegistry* registry_;
+  const OperatorRegistry* registry_;  // what the code is compiled against: base_ with old schemas if needed
   std::unordered_map<std::string, std::shared_ptr<SourceFile>> files_;  // by dotted prefix
   std::unordered_map<std::string, Definition> definitions_;
 };

@@ -35,7 +35,8 @@ class SourceImporter {
   using Reader = std::function<std::optional<std::string>(const std::string& path)>;
 
   /// `constants`: the tuple elements of constants.pkl (CONSTANTS.c0, c1, ... in code).
-  /// `fileVersion`: the archive's `version` record (kept for operator upgraders; see version()).
+  /// `fileVersion`: the archive's `version` record: code is compiled against the operators of that version
+  /// and calls of operators changed since are replaced by their upgraders (passes/canonicalize/upgraders.h).
   /// `registry`: operators the code may call (null: OperatorRegistry::global()).
   SourceImporter(CompilationTarget& target, Reader reader, std::vector<IValue> constants, uint64_t fileVersion,
                  const OperatorRegistry* registry = nullptr);

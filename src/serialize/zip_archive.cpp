@@ -39,8 +39,20 @@ ZipReader::ZipReader(const std::string& path) : path_(path) {
       case ZIP_ER_OPEN:
       case ZIP_ER_READ:
         throw LoadError(fmt::format("cannot open '{}': {}", path, std::strerror(errno ? errno : EIO)));
-      case ZIP_ER_NOZIP:
+      case ZIP_ER_NOZIP: {
+        // Flatbuffer lite-interpreter models (_save_for_lite_interpreter(_use_flatbuffer=True), bytecode
+        // version 9) carry the file identifier "PTMF" at byte 4.
+        char head[8] = {};
+        if (std::FILE* f = std::fopen(path.c_str(), "rb")) {
+          size_t n = std::fread(head, 1, sizeof head, f);
+          std::fclose(f);
+          if (n == sizeof head && std::memcmp(head + 4, "PTMF", 4) == 0)
+            throw LoadError(fmt::format("'{}' is a flatbuffer lite-interpreter model, which Kindling does not read: save "
+                                        "it with torch.jit.save or _save_for_lite_interpreter(path) (zip form)",
+                                        path));
+        }
         throw LoadError(fmt::format("'{}' is not a zip archive (a TorchScript archive or torch.save file)", path));
+      }
       case ZIP_ER_INCONS:
       case ZIP_ER_EOF:
         throw LoadError(fmt::format("'{}' is truncated or corrupt (inconsistent zip archive)", path));

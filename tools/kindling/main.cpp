@@ -4,7 +4,7 @@
 //   kindling code    PROGRAM [--method NAME | --function NAME]
 //   kindling bench   PROGRAM --input IN.pt [--threads N] [--warmup W] [--iters K]
 //   kindling inspect ARCHIVE
-//   kindling save    PROGRAM -o OUT.pt
+//   kindling save    PROGRAM -o OUT.pt [--function NAME] [--extra NAME=FILE]... [--reprint]
 //   kindling ops
 // Exit codes: 0 ok, 1 compile/load error, 2 runtime error raised by the program, 64 usage error.
 // Errors are printed to stderr as "error: <message>" (compile errors add TorchScript's source excerpt).
@@ -203,12 +203,19 @@ int cmdInspect(const CommonOptions& o) {
   return kExitOk;
 }
 
-int cmdSave(const CommonOptions& o) {
+int cmdSave(const CommonOptions& o, const std::vector<std::string>& extras, bool reprint) {
+  ExtraFilesMap extraFiles;
+  for (const std::string& e : extras) {  // NAME=FILE
+    size_t eq = e.find('=');
+    if (eq == std::string::npos || eq == 0) throw UsageError(fmt::format("--extra expects NAME=FILE, got '{}'", e));
+    std::ifstream f(e.substr(eq + 1), std::ios::binary);
+    if (!f) throw LoadError(fmt::format("cannot open '{}': No such file or directory", e.substr(eq + 1)));
+    std::stringstream ss;
+    ss << f.rdbuf();
+    extraFiles[e.substr(0, eq)] = ss.str();
+  }
   Program p = Program::open(o.program);  // surfaces compile/load errors first
-  if (!p.isArchive())
-    throw LoadError("kindling save: writing archives for source programs is not implemented yet (needs the code "
-                    "printer, issue 5); re-saving archives works");
-  resaveArchive(p.archive(), o.program, o.output);
+  p.save(o.output, o.function, extraFiles, reprint);
   return kExitOk;
 }
 
@@ -275,6 +282,11 @@ int main(int argc, char** argv) {
   CLI::App* save = app.add_subcommand("save", "compile a source program, or re-save an archive");
   addProgram(save, progHelp);
   save->add_option("-o,--output", o.output, "archive to write")->required();
+  save->add_option("--function", o.function, "function of a source program to save (as torch.jit.script(fn).save)");
+  std::vector<std::string> saveExtras;
+  bool saveReprint = false;
+  save->add_option("--extra", saveExtras, "add extra/NAME with the content of FILE (repeatable)")->type_name("NAME=FILE");
+  save->add_flag("--reprint", saveReprint, "archives: print code/ from the compiled classes instead of copying it");
 
   CLI::App* ops = app.add_subcommand("ops", "print every registered operator schema, one per line");
 
@@ -305,7 +317,7 @@ int main(int argc, char** argv) {
     if (code->parsed()) return codeFilesFlag ? cmdCodeFiles(o) : cmdCode(o);
     if (bench->parsed()) return cmdBench(o);
     if (inspect->parsed()) return cmdInspect(o);
-    if (save->parsed()) return cmdSave(o);
+    if (save->parsed()) return cmdSave(o, saveExtras, saveReprint);
     if (ops->parsed()) return cmdOps();
     std::fprintf(stderr, "error: no command given\n");
     return kExitUsage;

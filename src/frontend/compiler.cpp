@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "frontend/functional_library.h"
 #include "frontend/parser.h"
 
 namespace kindling {
@@ -264,6 +265,10 @@ class FileResolver : public Resolver {
       if (Function* f = target_.findFunction(it->second)) return f;
     }
     if (Function* f = target_.findFunction(name)) return f;
+    // torch.nn.functional functions PyTorch compiles from Python source: our own library, compiled into
+    // this target on first use (user programs only; archives carry their own code/ for them).
+    if (!archiveMode_)
+      if (Function* f = functionalLibraryFunction(target_, name, registry_)) return f;
     return fallback_ ? fallback_->resolveFunction(name, loc) : nullptr;
   }
   SugaredValuePtr resolveValue(const std::string& name, const SourceRange& loc) override {
@@ -280,6 +285,8 @@ class FileResolver : public Resolver {
   std::unordered_map<std::string, std::string> localTypes_, localFunctions_;
   std::unordered_map<std::string, SugaredValuePtr> aliases_;
   std::function<TypePtr(const std::string&)> definer_;
+  const OperatorRegistry* registry_ = nullptr;
+  bool archiveMode_ = false;
 };
 
 }  // namespace
@@ -288,6 +295,8 @@ std::vector<Function*> compileSource(CompilationTarget& target, const std::share
                                      const CompileOptions& options) {
   std::shared_ptr<SourceFile> file = parseFile(source);
   auto resolver = std::make_shared<FileResolver>(target, options.prefix, options.resolver);
+  resolver->registry_ = options.registry;
+  resolver->archiveMode_ = options.archiveMode;
   EmitContext ctx;
   ctx.resolver = resolver;
   ctx.registry = options.registry;

@@ -313,6 +313,25 @@ IValue evalConstantExpr(const ExprPtr& e, const TypePtr& type) {
 
 FunctionSchema schemaForDef(const DefStmt& def, const std::string& name, const TypePtr& selfType,
                             const EmitContext& ctx) {
+// `BroadcastingList2[int]` or `Optional[BroadcastingList2[int]]` → 2 (torch/nn/functional.py's
+// annotations for arguments that take an int or a list of ints).
+static std::optional<int32_t> broadcastingListSize(const ExprPtr& e) {
+  if (e->kind != ExprKind::Subscript) return std::nullopt;
+  auto& s = e->as<SubscriptExpr>();
+  std::string base = dottedName(s.value);
+  if ((base == "Optional" || base == "typing.Optional") && s.subscripts.size() == 1)
+    return broadcastingListSize(s.subscripts[0]);
+  const std::string prefix = "BroadcastingList";
+  if (base.rfind(prefix, 0) == 0 && base.size() == prefix.size() + 1 && base.back() >= '1' && base.back() <= '9')
+    return base.back() - '0';
+  return std::nullopt;
+}
+
+// A scalar default of a broadcasting list argument ("padding: BroadcastingList2[int] = 0") → [0, 0].
+static IValue broadcastDefault(const IValue& v, int32_t n) {
+  return makeList(v.isInt() ? IntType() : FloatType(), std::vector<IValue>(static_cast<size_t>(n), v));
+}
+
   TypeParser tp(ctx.resolver ? TypeResolver([r = ctx.resolver](const std::string& n, const SourceRange& l) {
                   return r->resolveType(n, l);
                 })
@@ -346,6 +365,7 @@ FunctionSchema schemaForDef(const DefStmt& def, const std::string& name, const T
       a.type = tp.parse(p.annotation);
     } else if (!commentTypes.empty()) {
       a.type = tp.parse(commentTypes[commentIndex++]);
+      a.N = broadcastingListSize(p.annotation);
     } else {
       a.type = TensorType();
     }
@@ -353,6 +373,7 @@ FunctionSchema schemaForDef(const DefStmt& def, const std::string& name, const T
       IValue v = evalConstantExpr(p.defaultValue, a.type);
       if (!v.type()->isSubtypeOf(a.type) &&
           !(v.isList() && a.type->kind() == TypeKind::List) && !(v.isList() && a.type->kind() == TypeKind::Optional))
+      if (a.N && (v.isInt() || v.isDouble())) v = broadcastDefault(v, *a.N);
         throw CompileError("Expected a default value of type " + a.type->annotationStr() + " on parameter \"" +
                                p.name + "\"",
                            p.defaultValue->range);
@@ -1435,7 +1456,7 @@ Value* FunctionEmitter::emitExpr(const ExprPtr& e, const TypePtr& typeHint) {
       return emitUnaryOp(u);
     }
     case ExprKind::BoolOp: return emitCondExpr(e).value;
-    case ExprKind::Compare: return emitCondExpr(e).value;
+    case ExprKind::Compare: return emitCompare(e->as<CompareExpr>()).value;  // a tensor comparison stays a Tensor
     case ExprKind::IfExp: return emitIfExp(e->as<IfExpExpr>(), typeHint);
     case ExprKind::Tuple: return emitTupleLiteral(e->as<SequenceExpr>(), typeHint);
     case ExprKind::List: return emitListLiteral(e->as<SequenceExpr>(), typeHint);

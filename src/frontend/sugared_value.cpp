@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "frontend/functional_library.h"
 #include "frontend/ir_emitter.h"
 
 namespace kindling {
@@ -108,6 +109,44 @@ SugaredValuePtr functionalValue(const std::string& field) {
         std::string op = "aten::" + fname + (inplace ? "_" : "");
         return m.builtinCall(loc, op, args, kwargs);
       });
+}
+
+// torch.nn.functional.X as PyTorch resolves it (frontend/functional_library.h): a builtin alias, a
+// boolean_dispatch on a constant return_indices, or a function of our TorchScript library; names
+// neither knows keep the aten-operator mapping of functionalValue.
+SugaredValuePtr resolveFunctional(const SourceRange& loc, FunctionEmitter& m, const std::string& field) {
+  const auto& resolver = m.context().resolver;
+  auto libraryFunction = [&](const std::string& n) -> Function* {
+    if (!resolver || m.context().archiveMode) return nullptr;
+    return resolver->resolveFunction(std::string(kFunctionalPrefix) + "." + n, loc);
+  };
+  if (auto bd = functionalBooleanDispatch(field)) {
+    if (libraryFunction(bd->ifFalse)) {
+      BooleanDispatch d = *bd;
+      return std::make_shared<LambdaCallValue>(
+          "torch.nn.functional." + field,
+          [d, libraryFunction](const SourceRange& l, FunctionEmitter& em, const std::vector<NamedValue>& args,
+                               const std::vector<NamedValue>& kwargs) -> SugaredValuePtr {
+            bool flag = false;
+            const NamedValue* v = args.size() > d.argIndex ? &args[d.argIndex] : nullptr;
+            for (auto& k : kwargs)
+              if (k.name == "return_indices") v = &k;
+            if (v) {
+              auto c = v->value ? v->value->constantValue() : std::nullopt;
+              if (!c || !c->isBool())
+                throw CompileError("return_indices of a boolean_dispatch function must be a constant bool", v->loc);
+              flag = c->toBool();
+            }
+            Function* f = libraryFunction(flag ? d.ifTrue : d.ifFalse);
+            return em.callFunction(l, f, args, kwargs);
+          });
+    }
+  }
+  std::string builtin = functionalBuiltinName(field);
+  if (!builtin.empty()) return std::make_shared<BuiltinFunction>(builtin);
+  if (isFunctionalLibraryFunction(field))
+    if (Function* f = libraryFunction(field)) return std::make_shared<FunctionValue>(f);
+  return functionalValue(field);
 }
 
 }  // namespace
@@ -349,7 +388,7 @@ SugaredValuePtr BuiltinModule::attr(const SourceRange& loc, FunctionEmitter& m, 
     if (field == "functional") return std::make_shared<BuiltinModule>("torch.nn.functional");
     throw CompileError("torch.nn." + field + " is not supported in TorchScript code", loc);
   }
-  if (name == "torch.nn.functional") return functionalValue(field);
+  if (name == "torch.nn.functional") return resolveFunctional(loc, m, field);
   if (name == "torch.linalg") return std::make_shared<BuiltinFunction>("aten::linalg_" + field);
   if (name == "torch.special") return std::make_shared<BuiltinFunction>("aten::special_" + field);
   if (name == "torch.fft") return std::make_shared<BuiltinFunction>("aten::fft_" + field);

@@ -104,6 +104,9 @@ TypePtr TypeParser::parseSubscript(const SubscriptExpr& s, bool* isFinal) const 
   if (base == "Final") {
     if (!isFinal) throw CompileError("Final can only be used to annotate class attributes and constants", s.range);
     TypePtr t = one("Final");
+  // BroadcastingList2[int] (torch/nn/functional.py annotations): a list; a single value broadcasts to
+  // N entries (the argument's N, set by schemaForDef).
+  if (base.rfind("BroadcastingList", 0) == 0) return ListType::create(one("BroadcastingList"));
     *isFinal = true;
     return t;
   }

@@ -161,6 +161,16 @@ void linspaceK(Stack& s) {
       p[0] = static_cast<T>(static_cast<float>(st));
       return;
     }
+    if constexpr (std::is_integral_v<T>) {
+      // ATen: start and end converted to the integral type first, the step in double
+      const T s0 = static_cast<T>(st), e0 = static_cast<T>(en);
+      const double step = (static_cast<double>(e0) - static_cast<double>(s0)) / static_cast<double>(steps - 1);
+      const int64_t half = steps / 2;
+      for (int64_t i = 0; i < steps; ++i)
+        p[i] = static_cast<T>(i < half ? static_cast<double>(s0) + step * static_cast<double>(i)
+                                       : static_cast<double>(e0) - step * static_cast<double>(steps - i - 1));
+      return;
+    }
     using C = std::conditional_t<std::is_same_v<T, double>, double, float>;
     const C step = (static_cast<C>(en) - static_cast<C>(st)) / static_cast<C>(steps - 1);
     const int64_t half = steps / 2;

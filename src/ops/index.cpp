@@ -2,6 +2,7 @@
 // masked_fill(_), index.Tensor (advanced indexing with integer or
 // boolean index tensors and None for untouched dims, as x[idx] in TorchScript), tril/triu.
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "ops/kernel_args.h"
@@ -49,8 +50,10 @@ Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
   const int64_t d = maybeWrapDim(dim, self.dim());
   KD_CHECK(index.dim() == self.dim() || (index.dim() <= 1 && self.dim() <= 1),
            "Index tensor must have the same number of dimensions as input tensor");
+  // ATen checks the index dtype and shapes only for a non-empty index
+  if (index.numel() == 0) return Tensor::empty(index.sizes(), self.dtype());
   KD_CHECK(index.dtype() == ScalarType::Long, "gather(): Expected dtype int64 for index");
-  for (int64_t k = 0; k < index.dim(); ++k)
+  for (int64_t k = 0; k < index.dim() && self.dim() > 0; ++k)
     if (k != d)
       KD_CHECK(index.sizes()[k] <= self.sizes()[k], "Size does not match at dimension {} expected index {} to be smaller than self {} apart from dimension {}",
                k, index.sizesStr(), self.sizesStr(), d);
@@ -67,7 +70,8 @@ Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
     const int64_t v = I[e];
     KD_CHECK_INDEX(v >= -limit && v < limit, "index {} is out of bounds for dimension {} with size {}", v, d, limit);
     int64_t off = 0;
-    for (int64_t k = 0; k < nd; ++k) off += (k == d ? (v < 0 ? v + limit : v) : pos[k]) * self.strides()[k];
+    if (self.dim() > 0)  // a 0-dim self (with a 0- or 1-element index) has the one element at offset 0
+      for (int64_t k = 0; k < nd; ++k) off += (k == d ? (v < 0 ? v + limit : v) : pos[k]) * self.strides()[k];
     copyElem(dst + e * es, src + off * es, es);
     for (int64_t k = nd - 1; k >= 0; --k) {
       if (++pos[k] < index.sizes()[k]) break;
@@ -249,6 +253,126 @@ void embeddingK(Stack& s) {
   a.ret(std::move(r));
 }
 
+/// embedding_bag (ATen's _embedding_bag_cpu): bags of rows of `weight` given by `indices` and `offsets`,
+/// reduced by sum (0), mean (1) or max (2); `per_sample_weights` scale rows (sum only); rows equal to
+/// padding_idx are skipped (and not counted by mean); empty bags give zeros. Returns (output, offset2bag,
+/// bag_size, max_indices) — offset2bag/bag_size/max_indices are the bag of each index, the index count of
+/// each bag and the argmax rows (max mode), as the backward pass would use them.
+void embeddingBagImpl(Stack& s, bool hasPaddingArg) {
+  Args a(s, hasPaddingArg ? 9 : 8);
+  const Tensor w = a.tensor(0), idxIn = a.tensor(1), offIn = a.tensor(2);
+  const int64_t mode = a.toInt(4);
+  const Tensor psw = a.optTensor(6);
+  const bool includeLast = a.toBool(7);
+  std::optional<int64_t> pad = hasPaddingArg ? a.optInt(8) : std::nullopt;
+  KD_CHECK(w.dim() == 2, "weight has to be a 2D Tensor, but got Tensor of dimension {}", w.dim());
+  KD_CHECK(idxIn.dtype() == ScalarType::Long || idxIn.dtype() == ScalarType::Int,
+           "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got {} instead (while checking arguments for embedding_bag)",
+           std::string("torch.") + scalarTypeName(idxIn.dtype()) + "Tensor");
+  KD_CHECK(offIn.dtype() == ScalarType::Long || offIn.dtype() == ScalarType::Int,
+           "Expected tensor for argument #1 'offsets' to have one of the following scalar types: Long, Int; but got {} instead (while checking arguments for embedding_bag)",
+           std::string("torch.") + scalarTypeName(offIn.dtype()) + "Tensor");
+  KD_CHECK(idxIn.dim() == 1, "input has to be a 1D or 2D Tensor, but got Tensor of dimension {}", idxIn.dim());
+  KD_CHECK(offIn.dim() == 1, "offsets has to be a 1D Tensor, but got Tensor of dimension {}", offIn.dim());
+  KD_CHECK(mode >= 0 && mode <= 2, "mode has to be one of sum, mean or max");
+  KD_CHECK(isFloatingType(w.dtype()), "\"embedding_bag_cpu\" not implemented for '{}'", scalarTypeName(w.dtype()));
+  const int64_t num = w.sizes()[0], dim = w.sizes()[1];
+  int64_t padIdx = -1;
+  if (pad) {
+    KD_CHECK(*pad >= -num && *pad < num, "padding_idx must be within the number of embeddings, -{} through {}, but got {}",
+             num, num - 1, *pad);
+    padIdx = *pad < 0 ? *pad + num : *pad;
+  }
+  if (psw.defined()) {
+    KD_CHECK(mode == 0, "embedding_bag: per_sample_weights only supported with mode='sum'");
+    KD_CHECK(psw.dim() == 1 && psw.numel() == idxIn.numel(), "embedding_bag: per_sample_weights has to be 1D with the same size as input");
+  }
+  const Tensor idx = idxIn.to(ScalarType::Long).contiguous(), off = offIn.to(ScalarType::Long).contiguous();
+  const int64_t* I = idx.data_ptr<int64_t>();
+  const int64_t* O = off.data_ptr<int64_t>();
+  const int64_t n = idx.numel(), nOff = off.numel();
+  const int64_t B = includeLast ? std::max<int64_t>(nOff - 1, 0) : nOff;
+  if (nOff > 0) KD_CHECK(O[0] == 0, "offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start from position 0. However, got {}", O[0]);
+  if (nOff > 0) KD_CHECK(O[nOff - 1] <= n, "offsets[-1] can not be greater than input's length {}, but got offsets[-1] of {}", n, O[nOff - 1]);
+  const Tensor wc = w.contiguous();
+  Tensor out = Tensor::zeros({B, dim}, w.dtype());
+  Tensor offset2bag = Tensor::zeros({n}, ScalarType::Long), bagSize = Tensor::zeros({B}, ScalarType::Long);
+  Tensor maxIdx = Tensor::zeros(mode == 2 ? IntArray{B, dim} : IntArray{B}, ScalarType::Long);
+  const Tensor pw = psw.defined() ? psw.to(w.dtype()).contiguous() : Tensor();
+  dispatchLoopFloating(w.dtype(), "embedding_bag", [&](auto tag) {
+    using T = decltype(tag);
+    const T* W = wc.data_ptr<T>();
+    T* Y = out.data_ptr<T>();
+    const T* P = pw.defined() ? pw.data_ptr<T>() : nullptr;
+    int64_t* bag = offset2bag.data_ptr<int64_t>();
+    int64_t* bs = bagSize.data_ptr<int64_t>();
+    int64_t* mi = maxIdx.data_ptr<int64_t>();
+    for (int64_t b = 0; b < B; ++b) {
+      const int64_t start = O[b], end = (b + 1 < nOff) ? O[b + 1] : n;
+      KD_CHECK(start <= end, "offsets must be non-decreasing");
+      T* yb = Y + b * dim;
+      int64_t count = 0;
+      for (int64_t j = start; j < end; ++j) {
+        const int64_t r = I[j];
+        KD_CHECK_INDEX(r >= 0 && r < num, "index {} is out of bounds for dimension 0 with size {}", r, num);
+        bag[j] = b;
+        if (r == padIdx) continue;
+        const T* row = W + r * dim;
+        if (mode == 2) {
+          for (int64_t k = 0; k < dim; ++k)
+            if (count == 0 || row[k] > yb[k]) { yb[k] = row[k]; mi[b * dim + k] = r; }
+        } else {
+          const T scale = P ? P[j] : T(1);
+          for (int64_t k = 0; k < dim; ++k) yb[k] += row[k] * scale;
+        }
+        ++count;
+      }
+      bs[b] = count;
+      if (mode == 1 && count > 0)
+        for (int64_t k = 0; k < dim; ++k) yb[k] /= static_cast<T>(count);
+    }
+  });
+  a.ret(std::move(out), std::move(offset2bag), std::move(bagSize), std::move(maxIdx));
+}
+void embeddingBagK(Stack& s) { embeddingBagImpl(s, false); }
+void embeddingBagPaddingK(Stack& s) { embeddingBagImpl(s, true); }
+
+/// embedding_renorm_: rows of `self` referenced by `indices` whose p-norm exceeds max_norm are scaled to
+/// max_norm / (norm + 1e-7) (ATen's embedding_renorm_cpu_).
+void embeddingRenormK(Stack& s) {
+  Args a(s, 4);
+  Tensor self = a.tensor(0);
+  const Tensor idx = a.tensor(1).to(ScalarType::Long).contiguous();
+  const double maxNorm = a.toDouble(2), p = a.toDouble(3);
+  KD_CHECK(self.dim() == 2, "'self' must be 2-D");
+  KD_CHECK(isFloatingType(self.dtype()), "\"embedding_renorm_\" not implemented for '{}'", scalarTypeName(self.dtype()));
+  std::vector<int64_t> rows(idx.data_ptr<int64_t>(), idx.data_ptr<int64_t>() + idx.numel());
+  std::sort(rows.begin(), rows.end());
+  rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+  for (int64_t r : rows) {
+    KD_CHECK_INDEX(r >= 0 && r < self.sizes()[0], "index {} is out of bounds for dimension 0 with size {}", r, self.sizes()[0]);
+    Tensor row = self.select(0, r);
+    double norm = 0;
+    for (int64_t k = 0; k < row.numel(); ++k) {
+      const double v = std::abs(row.doubleAt(k));
+      if (p == 1) norm += v;
+      else if (p == 2) norm += v * v;
+      else if (std::isinf(p)) norm = std::max(norm, v);
+      else norm += std::pow(v, p);
+    }
+    if (p == 2) norm = std::sqrt(norm);
+    else if (p != 1 && !std::isinf(p)) norm = std::pow(norm, 1.0 / p);
+    if (norm > maxNorm) {
+      const double scale = maxNorm / (norm + 1e-7);
+      Tensor scaled = row.to(ScalarType::Double).clone();
+      double* d = scaled.data_ptr<double>();
+      for (int64_t k = 0; k < scaled.numel(); ++k) d[k] *= scale;
+      row.copy_(scaled);
+    }
+  }
+  a.ret(std::move(self));
+}
+
 std::vector<IntArray> nonzeroPositions(const Tensor& t) {
   const Tensor m = t.to(ScalarType::Bool).contiguous();
   std::vector<IntArray> out;
@@ -378,6 +502,9 @@ void registerIndexOps(OperatorRegistry& r) {
   r.add("aten::index.Tensor(Tensor self, Tensor?[] indices) -> Tensor", indexK);
   r.add("aten::index.Tensor_hacked_twin(Tensor self, Tensor[] indices) -> Tensor", indexK);
   r.add("aten::embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool scale_grad_by_freq=False, bool sparse=False) -> Tensor", embeddingK);
+  r.add("aten::embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor? per_sample_weights=None, bool include_last_offset=False) -> (Tensor, Tensor, Tensor, Tensor)", embeddingBagK);
+  r.add("aten::embedding_bag.padding_idx(Tensor weight, Tensor indices, Tensor offsets, bool scale_grad_by_freq, int mode, bool sparse, Tensor? per_sample_weights, bool include_last_offset, int? padding_idx) -> (Tensor, Tensor, Tensor, Tensor)", embeddingBagPaddingK);
+  r.add("aten::embedding_renorm_(Tensor(a!) self, Tensor indices, float max_norm, float norm_type) -> Tensor(a!)", embeddingRenormK);
   r.add("aten::nonzero(Tensor self) -> Tensor", nonzeroK);
   r.add("aten::masked_select(Tensor self, Tensor mask) -> Tensor", maskedSelectK);
   r.add("aten::one_hot(Tensor self, int num_classes=-1) -> Tensor", oneHotK);

@@ -344,7 +344,10 @@ void baddbmmOp(Stack& s) {
 
 }  // namespace
 
+void registerLinalgExtraOps(OperatorRegistry& r);  // linalg_extra.cpp
+
 void registerLinalgOps(OperatorRegistry& r) {
+  registerLinalgExtraOps(r);
   r.add("aten::linear(Tensor input, Tensor weight, Tensor? bias=None) -> Tensor", linearOp);
   r.add("aten::addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor", addmmOp);
   r.add("aten::addmm_(Tensor(a!) self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor(a!)", addmmInplaceOp);

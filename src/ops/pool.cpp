@@ -587,7 +587,10 @@ void maxPool2dWithIndicesOp(Stack& s) {
 
 }  // namespace
 
+void registerPoolNdOps(OperatorRegistry& r);  // pool_nd.cpp: 1-d and 3-d pools, other resamplers
+
 void registerPoolOps(OperatorRegistry& r) {
+  registerPoolNdOps(r);
   r.add("aten::max_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, bool ceil_mode=False) -> Tensor", maxPool2dOp);
   r.add("aten::max_pool1d(Tensor self, int[1] kernel_size, int[1] stride=[], int[1] padding=[0], int[1] dilation=[1], bool ceil_mode=False) -> Tensor", maxPool1dOp);
   r.add("aten::avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) -> Tensor", avgPool2dOp);

@@ -28,6 +28,9 @@ __attribute__((weak)) void registerPrimListOps(OperatorRegistry& r);
 __attribute__((weak)) void registerPrimStringOps(OperatorRegistry& r);
 __attribute__((weak)) void registerPrimDictOps(OperatorRegistry& r);
 __attribute__((weak)) void registerTensorPrimOps(OperatorRegistry& r);
+__attribute__((weak)) void registerMathExtraOps(OperatorRegistry& r);    // math_extra.cpp
+__attribute__((weak)) void registerReduceExtraOps(OperatorRegistry& r);  // reduce_extra.cpp
+__attribute__((weak)) void registerRandomOps(OperatorRegistry& r);       // random.cpp
 
 namespace {
 
@@ -40,6 +43,7 @@ OperatorRegistry* buildGlobal() {
       registerFactoryOps,     registerLinalgOps,     registerConvOps,      registerPoolOps,
       registerNormOps,        registerActivationOps, registerPrimScalarOps, registerPrimListOps,
       registerPrimStringOps,  registerPrimDictOps,   registerTensorPrimOps,
+      registerMathExtraOps,   registerReduceExtraOps, registerRandomOps,
   };
   for (FamilyFn f : families)
     if (f) f(*r);

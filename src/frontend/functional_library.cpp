@@ -1,0 +1,912 @@
+// torch.nn.functional for Kindling's frontend: the embedded TorchScript library, the builtin aliases and
+// the boolean dispatch table (see functional_library.h).
+#include "frontend/functional_library.h"
+
+#include <mutex>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "frontend/compiler.h"
+#include "frontend/parser.h"
+
+namespace kindling {
+
+const char* const kFunctionalPrefix = "__torch__.torch.nn.functional";
+
+namespace {
+
+// The bodies follow torch/nn/functional.py of PyTorch 1.13 in behaviour (signatures, defaults, checks,
+// error messages, the aten operators they end in), written for Kindling. Warnings PyTorch prints are
+// not reproduced (TorchScript's warnings go to stderr and do not change values).
+const char* const kLibrarySource = R"TS(
+import math
+import torch
+from torch import Tensor
+from typing import List, Optional, Tuple
+
+
+def _reduced(loss: Tensor, reduction: str) -> Tensor:
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    raise ValueError(reduction + " is not a valid value for reduction")
+
+
+def _legacy_reduction(size_average: Optional[bool], reduce: Optional[bool]) -> str:
+    # the deprecated size_average/reduce pair → reduction string (None means True for both)
+    avg = True
+    if size_average is not None:
+        avg = size_average
+    red = True
+    if reduce is not None:
+        red = reduce
+    if avg and red:
+        return "mean"
+    if red:
+        return "sum"
+    return "none"
+
+
+def _dropout_p_check(p: float):
+    if p < 0.0 or p > 1.0:
+        raise ValueError("dropout probability has to be between 0 and 1, but got {}".format(p))
+
+
+def _softmax_dim(ndim: int) -> int:
+    # the implicit dimension of softmax & co. (deprecated in PyTorch)
+    if ndim == 0 or ndim == 1 or ndim == 3:
+        return 0
+    return 1
+
+
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
+    if inplace:
+        result = torch.relu_(input)
+    else:
+        result = torch.relu(input)
+    return result
+
+
+def relu6(input: Tensor, inplace: bool = False) -> Tensor:
+    if inplace:
+        result = torch.relu6_(input)
+    else:
+        result = torch.relu6(input)
+    return result
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    if inplace:
+        result = torch.elu_(input, alpha)
+    else:
+        result = torch.elu(input, alpha)
+    return result
+
+
+def selu(input: Tensor, inplace: bool = False) -> Tensor:
+    if inplace:
+        result = torch.selu_(input)
+    else:
+        result = torch.selu(input)
+    return result
+
+
+def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    if inplace:
+        result = torch.celu_(input, alpha)
+    else:
+        result = torch.celu(input, alpha)
+    return result
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    if inplace:
+        result = torch.leaky_relu_(input, negative_slope)
+    else:
+        result = torch.leaky_relu(input, negative_slope)
+    return result
+
+
+def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> Tensor:
+    if inplace:
+        result = torch.hardtanh_(input, min_val, max_val)
+    else:
+        result = torch.hardtanh(input, min_val, max_val)
+    return result
+
+
+def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
+    if inplace:
+        return torch.hardsigmoid_(input)
+    return torch.hardsigmoid(input)
+
+
+def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
+    if inplace:
+        return torch.hardswish_(input)
+    return torch.hardswish(input)
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    if inplace:
+        return torch.silu_(input)
+    return torch.silu(input)
+
+
+def mish(input: Tensor, inplace: bool = False) -> Tensor:
+    if inplace:
+        return torch.mish_(input)
+    return torch.mish(input)
+
+
+def _threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    if inplace:
+        result = torch.threshold_(input, threshold, value)
+    else:
+        result = torch.threshold(input, threshold, value)
+    return result
+
+
+def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    return _threshold(input, threshold, value, inplace)
+
+
+def glu(input: Tensor, dim: int = -1) -> Tensor:
+    if input.dim() == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    return torch.glu(input, dim)
+
+
+def sigmoid(input: Tensor) -> Tensor:
+    return input.sigmoid()
+
+
+def tanh(input: Tensor) -> Tensor:
+    return input.tanh()
+
+
+def tanhshrink(input: Tensor) -> Tensor:
+    return input - input.tanh()
+
+
+def softsign(input: Tensor) -> Tensor:
+    return input / (input.abs() + 1)
+
+
+def softmax(input: Tensor, dim: Optional[int] = None, _stacklevel: int = 3, dtype: Optional[int] = None) -> Tensor:
+    if dim is None:
+        dim = _softmax_dim(input.dim())
+    if dtype is None:
+        ret = input.softmax(dim)
+    else:
+        ret = input.softmax(dim, dtype=dtype)
+    return ret
+
+
+def softmin(input: Tensor, dim: Optional[int] = None, _stacklevel: int = 3, dtype: Optional[int] = None) -> Tensor:
+    if dim is None:
+        dim = _softmax_dim(input.dim())
+    if dtype is None:
+        ret = (-input).softmax(dim)
+    else:
+        ret = (-input).softmax(dim, dtype=dtype)
+    return ret
+
+
+def log_softmax(input: Tensor, dim: Optional[int] = None, _stacklevel: int = 3, dtype: Optional[int] = None) -> Tensor:
+    if dim is None:
+        dim = _softmax_dim(input.dim())
+    if dtype is None:
+        ret = input.log_softmax(dim)
+    else:
+        ret = input.log_softmax(dim, dtype=dtype)
+    return ret
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    _dropout_p_check(p)
+    if inplace:
+        return torch.dropout_(input, p, training)
+    return torch.dropout(input, p, training)
+
+
+def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+    _dropout_p_check(p)
+    if inplace:
+        return torch.alpha_dropout_(input, p, training)
+    return torch.alpha_dropout(input, p, training)
+
+
+def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False, inplace: bool = False) -> Tensor:
+    _dropout_p_check(p)
+    if inplace:
+        return torch.feature_alpha_dropout_(input, p, training)
+    return torch.feature_alpha_dropout(input, p, training)
+
+
+def _feature_dropout_unbatched(input: Tensor, p: float, training: bool, inplace: bool, batched: bool) -> Tensor:
+    # channel-wise dropout; an unbatched input gets a batch dimension of 1 for the duration
+    if not batched:
+        if inplace:
+            input = input.unsqueeze_(0)
+        else:
+            input = input.unsqueeze(0)
+    if inplace:
+        result = torch.feature_dropout_(input, p, training)
+    else:
+        result = torch.feature_dropout(input, p, training)
+    if not batched:
+        if inplace:
+            result = result.squeeze_(0)
+        else:
+            result = result.squeeze(0)
+    return result
+
+
+def dropout1d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    _dropout_p_check(p)
+    inp_dim = input.dim()
+    if inp_dim != 2 and inp_dim != 3:
+        raise RuntimeError("dropout1d: Expected 2D or 3D input, but received a {}D input. Note that dropout1d "
+                           "exists to provide channel-wise dropout on inputs with 1 spatial dimension, a channel "
+                           "dimension, and an optional batch dimension (i.e. 2D or 3D inputs).".format(inp_dim))
+    return _feature_dropout_unbatched(input, p, training, inplace, inp_dim == 3)
+
+
+def dropout2d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    _dropout_p_check(p)
+    if inplace:
+        return torch.feature_dropout_(input, p, training)
+    return torch.feature_dropout(input, p, training)
+
+
+def dropout3d(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
+    _dropout_p_check(p)
+    return _feature_dropout_unbatched(input, p, training, inplace, input.dim() == 5)
+
+
+def _verify_batch_size(size: List[int]) -> None:
+    prod = size[0]
+    for i in range(len(size) - 2):
+        prod *= size[i + 2]
+    if prod == 1:
+        raise ValueError("Expected more than 1 value per channel when training, got input size {}".format(size))
+
+
+def _verify_spatial_size(size: List[int]) -> None:
+    prod = 1
+    for i in range(2, len(size)):
+        prod *= size[i]
+    if prod == 1:
+        raise ValueError("Expected more than 1 spatial element when training, got input size {}".format(size))
+
+
+def batch_norm(input: Tensor, running_mean: Optional[Tensor], running_var: Optional[Tensor],
+               weight: Optional[Tensor] = None, bias: Optional[Tensor] = None, training: bool = False,
+               momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    if training:
+        _verify_batch_size(input.size())
+    return torch.batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps, False)
+
+
+def instance_norm(input: Tensor, running_mean: Optional[Tensor] = None, running_var: Optional[Tensor] = None,
+                  weight: Optional[Tensor] = None, bias: Optional[Tensor] = None, use_input_stats: bool = True,
+                  momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    if use_input_stats:
+        _verify_spatial_size(input.size())
+    return torch.instance_norm(input, weight, bias, running_mean, running_var, use_input_stats, momentum, eps,
+                               False)
+
+
+def layer_norm(input: Tensor, normalized_shape: List[int], weight: Optional[Tensor] = None,
+               bias: Optional[Tensor] = None, eps: float = 1e-5) -> Tensor:
+    return torch.layer_norm(input, normalized_shape, weight, bias, eps, False)
+
+
+def group_norm(input: Tensor, num_groups: int, weight: Optional[Tensor] = None, bias: Optional[Tensor] = None,
+               eps: float = 1e-5) -> Tensor:
+    if input.dim() < 2:
+        raise RuntimeError("Expected at least 2 dimensions for input tensor but received {}".format(input.dim()))
+    sizes = [input.size(0) * input.size(1) // num_groups, num_groups]
+    for i in range(2, input.dim()):
+        sizes.append(input.size(i))
+    _verify_batch_size(sizes)
+    return torch.group_norm(input, num_groups, weight, bias, eps, False)
+
+
+def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0) -> Tensor:
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError("Expected 3D or higher dimensionality input (got {} dimensions)".format(dim))
+    if input.numel() == 0:
+        return input
+    div = input.mul(input).unsqueeze(1)
+    if dim == 3:
+        div = torch.constant_pad_nd(div, [0, 0, size // 2, (size - 1) // 2])
+        div = torch.avg_pool2d(div, [size, 1], stride=[1, 1]).squeeze(1)
+    else:
+        sizes = input.size()
+        div = div.view(sizes[0], 1, sizes[1], sizes[2], -1)
+        div = torch.constant_pad_nd(div, [0, 0, 0, 0, size // 2, (size - 1) // 2])
+        div = torch.avg_pool3d(div, [size, 1, 1], stride=[1, 1, 1]).squeeze(1)
+        div = div.view(sizes)
+    div = div.mul(alpha).add(k).pow(beta)
+    return input / div
+
+
+def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out: Optional[Tensor] = None) -> Tensor:
+    if out is None:
+        denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+        return input / denom
+    else:
+        denom = input.norm(p, dim, keepdim=True).clamp_min_(eps).expand_as(input)
+        out.copy_(input / denom)
+        return out
+
+
+def embedding(input: Tensor, weight: Tensor, padding_idx: Optional[int] = None, max_norm: Optional[float] = None,
+              norm_type: float = 2.0, scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
+    if padding_idx is not None:
+        if padding_idx > 0:
+            assert padding_idx < weight.size(0), "Padding_idx must be within num_embeddings"
+        elif padding_idx < 0:
+            assert padding_idx >= -weight.size(0), "Padding_idx must be within num_embeddings"
+            padding_idx = weight.size(0) + padding_idx
+    else:
+        padding_idx = -1
+    if max_norm is not None:
+        input = input.contiguous()
+        torch.embedding_renorm_(weight, input, max_norm, norm_type)
+    return torch.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)
+
+
+def embedding_bag(input: Tensor, weight: Tensor, offsets: Optional[Tensor] = None, max_norm: Optional[float] = None,
+                  norm_type: float = 2, scale_grad_by_freq: bool = False, mode: str = "mean", sparse: bool = False,
+                  per_sample_weights: Optional[Tensor] = None, include_last_offset: bool = False,
+                  padding_idx: Optional[int] = None) -> Tensor:
+    if weight.dtype == torch.long and input.is_floating_point():
+        # the old argument order embedding_bag(weight, input, ...)
+        weight, input = input, weight
+    if per_sample_weights is not None and input.size() != per_sample_weights.size():
+        raise ValueError("embedding_bag: If per_sample_weights ({}) is not None, then it must have the same shape "
+                         "as the input ({})".format(per_sample_weights.shape, input.shape))
+    if input.dim() == 2:
+        if offsets is not None:
+            raise ValueError("if input is 2D, then offsets has to be None, as input is treated is a mini-batch of "
+                             "fixed length sequences. However, found offsets of type <unknown>")
+        offsets = torch.arange(0, input.numel(), input.size(1), dtype=input.dtype, device=input.device)
+        input = input.reshape(-1)
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+    elif input.dim() == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        if offsets.dim() != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+    else:
+        raise ValueError("input has to be 1D or 2D Tensor, but got Tensor of dimension {}".format(input.dim()))
+    if mode == "sum":
+        mode_enum = 0
+    elif mode == "mean":
+        mode_enum = 1
+    elif mode == "max":
+        mode_enum = 2
+        if scale_grad_by_freq:
+            raise ValueError("max mode does not support scaling the gradient by the frequency")
+        if sparse:
+            raise ValueError("max mode does not support sparse weights")
+    else:
+        raise ValueError("mode has to be one of sum, mean or max")
+    if max_norm is not None:
+        torch.embedding_renorm_(weight, input, max_norm, norm_type)
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError("embedding_bag: per_sample_weights was not None. per_sample_weights is only "
+                                  "supported for mode='sum' (got mode='{}'). Please open a feature request on "
+                                  "GitHub.".format(mode))
+    ret, _, _, _ = torch.embedding_bag(weight, input, offsets, scale_grad_by_freq, mode_enum, sparse,
+                                       per_sample_weights, include_last_offset, padding_idx)
+    return ret
+
+
+def max_pool1d_with_indices(input: Tensor, kernel_size: BroadcastingList1[int],
+                            stride: Optional[BroadcastingList1[int]] = None, padding: BroadcastingList1[int] = 0,
+                            dilation: BroadcastingList1[int] = 1, ceil_mode: bool = False,
+                            return_indices: bool = False) -> Tuple[Tensor, Tensor]:
+    if stride is None:
+        stride = torch.jit.annotate(List[int], [])
+    return torch.max_pool1d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def _max_pool1d(input: Tensor, kernel_size: BroadcastingList1[int], stride: Optional[BroadcastingList1[int]] = None,
+                padding: BroadcastingList1[int] = 0, dilation: BroadcastingList1[int] = 1, ceil_mode: bool = False,
+                return_indices: bool = False) -> Tensor:
+    if stride is None:
+        stride = torch.jit.annotate(List[int], [])
+    return torch.max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def max_pool2d_with_indices(input: Tensor, kernel_size: BroadcastingList2[int],
+                            stride: Optional[BroadcastingList2[int]] = None, padding: BroadcastingList2[int] = 0,
+                            dilation: BroadcastingList2[int] = 1, ceil_mode: bool = False,
+                            return_indices: bool = False) -> Tuple[Tensor, Tensor]:
+    if stride is None:
+        stride = torch.jit.annotate(List[int], [])
+    return torch.max_pool2d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def _max_pool2d(input: Tensor, kernel_size: BroadcastingList2[int], stride: Optional[BroadcastingList2[int]] = None,
+                padding: BroadcastingList2[int] = 0, dilation: BroadcastingList2[int] = 1, ceil_mode: bool = False,
+                return_indices: bool = False) -> Tensor:
+    if stride is None:
+        stride = torch.jit.annotate(List[int], [])
+    return torch.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def max_pool3d_with_indices(input: Tensor, kernel_size: BroadcastingList3[int],
+                            stride: Optional[BroadcastingList3[int]] = None, padding: BroadcastingList3[int] = 0,
+                            dilation: BroadcastingList3[int] = 1, ceil_mode: bool = False,
+                            return_indices: bool = False) -> Tuple[Tensor, Tensor]:
+    if stride is None:
+        stride = torch.jit.annotate(List[int], [])
+    return torch.max_pool3d_with_indices(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def _max_pool3d(input: Tensor, kernel_size: BroadcastingList3[int], stride: Optional[BroadcastingList3[int]] = None,
+                padding: BroadcastingList3[int] = 0, dilation: BroadcastingList3[int] = 1, ceil_mode: bool = False,
+                return_indices: bool = False) -> Tensor:
+    if stride is None:
+        stride = torch.jit.annotate(List[int], [])
+    return torch.max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode)
+
+
+def adaptive_max_pool1d_with_indices(input: Tensor, output_size: BroadcastingList1[int],
+                                     return_indices: bool = False) -> Tuple[Tensor, Tensor]:
+    return torch.adaptive_max_pool1d(input, output_size)
+
+
+def _adaptive_max_pool1d(input: Tensor, output_size: BroadcastingList1[int], return_indices: bool = False) -> Tensor:
+    return adaptive_max_pool1d_with_indices(input, output_size)[0]
+
+
+def adaptive_max_pool2d_with_indices(input: Tensor, output_size: BroadcastingList2[int],
+                                     return_indices: bool = False) -> Tuple[Tensor, Tensor]:
+    return torch.adaptive_max_pool2d(input, output_size)
+
+
+def _adaptive_max_pool2d(input: Tensor, output_size: BroadcastingList2[int], return_indices: bool = False) -> Tensor:
+    return adaptive_max_pool2d_with_indices(input, output_size)[0]
+
+
+def adaptive_max_pool3d_with_indices(input: Tensor, output_size: BroadcastingList3[int],
+                                     return_indices: bool = False) -> Tuple[Tensor, Tensor]:
+    return torch.adaptive_max_pool3d(input, output_size)
+
+
+def _adaptive_max_pool3d(input: Tensor, output_size: BroadcastingList3[int], return_indices: bool = False) -> Tensor:
+    return adaptive_max_pool3d_with_indices(input, output_size)[0]
+
+
+def adaptive_avg_pool2d(input: Tensor, output_size: BroadcastingList2[int]) -> Tensor:
+    return torch.adaptive_avg_pool2d(input, output_size)
+
+
+def adaptive_avg_pool3d(input: Tensor, output_size: BroadcastingList3[int]) -> Tensor:
+    return torch.adaptive_avg_pool3d(input, output_size)
+
+
+def lp_pool1d(input: Tensor, norm_type: float, kernel_size: int, stride: Optional[BroadcastingList1[int]] = None,
+              ceil_mode: bool = False) -> Tensor:
+    if stride is not None:
+        out = torch.avg_pool1d(input.pow(norm_type), [kernel_size], stride, [0], ceil_mode)
+    else:
+        out = torch.avg_pool1d(input.pow(norm_type), [kernel_size], padding=[0], ceil_mode=ceil_mode)
+    return (torch.sign(out) * torch.relu(torch.abs(out))).mul(kernel_size).pow(1.0 / norm_type)
+
+
+def lp_pool2d(input: Tensor, norm_type: float, kernel_size: BroadcastingList2[int],
+              stride: Optional[BroadcastingList2[int]] = None, ceil_mode: bool = False) -> Tensor:
+    kw = kernel_size[0]
+    kh = kernel_size[1]
+    if stride is not None:
+        out = torch.avg_pool2d(input.pow(norm_type), kernel_size, stride, [0, 0], ceil_mode)
+    else:
+        out = torch.avg_pool2d(input.pow(norm_type), kernel_size, padding=[0, 0], ceil_mode=ceil_mode)
+    return (torch.sign(out) * torch.relu(torch.abs(out))).mul(kw * kh).pow(1.0 / norm_type)
+
+
+def interpolate(input: Tensor, size: Optional[BroadcastingList1[int]] = None,
+                scale_factor: Optional[BroadcastingList1[float]] = None, mode: str = "nearest",
+                align_corners: Optional[bool] = None, recompute_scale_factor: Optional[bool] = None,
+                antialias: bool = False) -> Tensor:
+    if mode == "nearest" or mode == "area" or mode == "nearest-exact":
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating modes: "
+                             "linear | bilinear | bicubic | trilinear")
+    else:
+        if align_corners is None:
+            align_corners = False
+    dim = input.dim() - 2
+    output_size: Optional[List[int]] = None
+    scale_factors: Optional[List[float]] = None
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    elif size is not None:
+        if len(size) == 1 and dim != 1:
+            output_size = [size[0] for _ in range(dim)]
+        else:
+            if len(size) != dim:
+                raise ValueError("Input and output must have the same number of spatial dimensions, but got input "
+                                 "with spatial dimensions of {} and output size of {}. Please provide input tensor "
+                                 "in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) "
+                                 "format.".format(input.size()[2:], size))
+            output_size = size
+    elif scale_factor is not None:
+        if len(scale_factor) == 1 and dim != 1:
+            scale_factors = [scale_factor[0] for _ in range(dim)]
+        else:
+            if len(scale_factor) != dim:
+                raise ValueError("Input and scale_factor must have the same number of spatial dimensions, but got "
+                                 "input with spatial dimensions of {} and scale_factor of shape {}. Please provide "
+                                 "input tensor in (N, C, d1, d2, ...,dK) format and scale_factor in (s1, s2, ...,sK) "
+                                 "format.".format(input.size()[2:], scale_factor))
+            scale_factors = scale_factor
+    else:
+        raise ValueError("either size or scale_factor should be defined")
+    if recompute_scale_factor is not None and recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if mode == "area" and output_size is None:
+        recompute_scale_factor = True
+    if recompute_scale_factor is not None and recompute_scale_factor:
+        assert scale_factors is not None
+        output_size = [int(math.floor(float(input.size(i + 2)) * scale_factors[i])) for i in range(dim)]
+        scale_factors = None
+    if antialias and not ((mode == "bilinear" or mode == "bicubic") and input.dim() == 4):
+        raise ValueError("Anti-alias option is only supported for bilinear and bicubic modes")
+    if antialias:
+        raise NotImplementedError("Kindling does not implement anti-aliased interpolation yet")
+    if input.dim() == 3 and mode == "nearest":
+        return torch.upsample_nearest1d(input, output_size, scale_factors)
+    if input.dim() == 4 and mode == "nearest":
+        return torch.upsample_nearest2d(input, output_size, scale_factors)
+    if input.dim() == 5 and mode == "nearest":
+        return torch.upsample_nearest3d(input, output_size, scale_factors)
+    if input.dim() == 3 and mode == "nearest-exact":
+        return torch._upsample_nearest_exact1d(input, output_size, scale_factors)
+    if input.dim() == 4 and mode == "nearest-exact":
+        return torch._upsample_nearest_exact2d(input, output_size, scale_factors)
+    if input.dim() == 5 and mode == "nearest-exact":
+        return torch._upsample_nearest_exact3d(input, output_size, scale_factors)
+    if input.dim() == 3 and mode == "area":
+        assert output_size is not None
+        return torch.adaptive_avg_pool1d(input, output_size)
+    if input.dim() == 4 and mode == "area":
+        assert output_size is not None
+        return adaptive_avg_pool2d(input, output_size)
+    if input.dim() == 5 and mode == "area":
+        assert output_size is not None
+        return adaptive_avg_pool3d(input, output_size)
+    if input.dim() == 3 and mode == "linear":
+        assert align_corners is not None
+        return torch.upsample_linear1d(input, output_size, align_corners, scale_factors)
+    if input.dim() == 4 and mode == "bilinear":
+        assert align_corners is not None
+        return torch.upsample_bilinear2d(input, output_size, align_corners, scale_factors)
+    if input.dim() == 5 and mode == "trilinear":
+        assert align_corners is not None
+        return torch.upsample_trilinear3d(input, output_size, align_corners, scale_factors)
+    if input.dim() == 4 and mode == "bicubic":
+        assert align_corners is not None
+        return torch.upsample_bicubic2d(input, output_size, align_corners, scale_factors)
+    if input.dim() == 3 and mode == "bilinear":
+        raise NotImplementedError("Got 3D input, but bilinear mode needs 4D input")
+    if input.dim() == 3 and mode == "trilinear":
+        raise NotImplementedError("Got 3D input, but trilinear mode needs 5D input")
+    if input.dim() == 4 and mode == "linear":
+        raise NotImplementedError("Got 4D input, but linear mode needs 3D input")
+    if input.dim() == 4 and mode == "trilinear":
+        raise NotImplementedError("Got 4D input, but trilinear mode needs 5D input")
+    if input.dim() == 5 and mode == "linear":
+        raise NotImplementedError("Got 5D input, but linear mode needs 3D input")
+    if input.dim() == 5 and mode == "bilinear":
+        raise NotImplementedError("Got 5D input, but bilinear mode needs 4D input")
+    raise NotImplementedError("Input Error: Only 3D, 4D and 5D input Tensors supported (got {}D) for the modes: "
+                              "nearest | linear | bilinear | bicubic | trilinear | area | nearest-exact (got "
+                              "{})".format(input.dim(), mode))
+
+
+def upsample(input: Tensor, size: Optional[BroadcastingList1[int]] = None,
+             scale_factor: Optional[BroadcastingList1[float]] = None, mode: str = "nearest",
+             align_corners: Optional[bool] = None) -> Tensor:
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input: Tensor, size: Optional[BroadcastingList1[int]] = None,
+                     scale_factor: Optional[BroadcastingList1[float]] = None) -> Tensor:
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input: Tensor, size: Optional[BroadcastingList1[int]] = None,
+                      scale_factor: Optional[BroadcastingList1[float]] = None) -> Tensor:
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+def l1_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None, reduce: Optional[bool] = None,
+            reduction: str = "mean") -> Tensor:
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    return _reduced((input - target).abs(), reduction)
+
+
+def mse_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None, reduce: Optional[bool] = None,
+             reduction: str = "mean") -> Tensor:
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    d = input - target
+    return _reduced(d * d, reduction)
+
+
+def smooth_l1_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None,
+                   reduce: Optional[bool] = None, reduction: str = "mean", beta: float = 1.0) -> Tensor:
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    if beta < 0.0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    z = (input - target).abs()
+    if beta == 0.0:
+        return _reduced(z, reduction)
+    return _reduced(torch.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta), reduction)
+
+
+def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0) -> Tensor:
+    if delta <= 0.0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    z = (input - target).abs()
+    return _reduced(torch.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta)), reduction)
+
+
+def soft_margin_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None,
+                     reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    return _reduced(torch.log1p(torch.exp(-input * target)), reduction)
+
+
+def kl_div(input: Tensor, target: Tensor, size_average: Optional[bool] = None, reduce: Optional[bool] = None,
+           reduction: str = "mean", log_target: bool = False) -> Tensor:
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    if log_target:
+        loss = torch.exp(target) * (target - input)
+    else:
+        loss = torch.xlogy(target, target) - target * input
+    if reduction == "batchmean":
+        reduced = loss.sum()
+        if input.dim() != 0:
+            reduced = reduced / input.size(0)
+        return reduced
+    return _reduced(loss, reduction)
+
+
+def binary_cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None,
+                         size_average: Optional[bool] = None, reduce: Optional[bool] = None,
+                         reduction: str = "mean") -> Tensor:
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    if target.size() != input.size():
+        raise ValueError("Using a target size ({}) that is different to the input size ({}) is deprecated. Please "
+                         "ensure they have the same size.".format(target.size(), input.size()))
+    loss = -(target * torch.clamp_min(torch.log(input), -100.0) +
+             (1 - target) * torch.clamp_min(torch.log(1 - input), -100.0))
+    if weight is not None:
+        loss = loss * weight
+    return _reduced(loss, reduction)
+
+
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Optional[Tensor] = None,
+                                     size_average: Optional[bool] = None, reduce: Optional[bool] = None,
+                                     reduction: str = "mean", pos_weight: Optional[Tensor] = None) -> Tensor:
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    if not (target.size() == input.size()):
+        raise ValueError("Target size ({}) must be the same as input size ({})".format(target.size(), input.size()))
+    # log(1 + exp(-x)) computed stably as softplus(-x)
+    neg_log_sig = torch.softplus(-input)
+    if pos_weight is not None:
+        log_weight = (pos_weight - 1) * target + 1
+        loss = (1 - target) * input + log_weight * neg_log_sig
+    else:
+        loss = (1 - target) * input + neg_log_sig
+    if weight is not None:
+        loss = loss * weight
+    return _reduced(loss, reduction)
+
+
+def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
+                        size_average: Optional[bool] = None, reduce: Optional[bool] = None,
+                        reduction: str = "mean") -> Tensor:
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():
+        raise RuntimeError("margin_ranking_loss : All input tensors should have same dimension but got sizes: "
+                           "input1: {}, input2: {}, target: {} ".format(input1.size(), input2.size(), target.size()))
+    return _reduced((-target * (input1 - input2) + margin).clamp_min(0), reduction)
+
+
+def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, size_average: Optional[bool] = None,
+                         reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    zeros = torch.zeros_like(input)
+    margin_clamp = (margin - input).clamp_min(0)
+    output_margin = torch.where(target != 1, margin_clamp, zeros)
+    output_self = torch.where(target != -1, input, zeros)
+    return _reduced(output_margin + output_self, reduction)
+
+
+def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Optional[Tensor] = None,
+                                size_average: Optional[bool] = None, reduce: Optional[bool] = None,
+                                reduction: str = "mean") -> Tensor:
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    loss = -(target * torch.log_sigmoid(input) + (1 - target) * torch.log_sigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    class_dim = input.dim() - 1
+    C = input.size(class_dim)
+    loss = loss.sum(dim=class_dim) / C
+    if reduction == "none":
+        ret = loss
+    elif reduction == "mean":
+        ret = loss.mean()
+    elif reduction == "sum":
+        ret = loss.sum()
+    else:
+        ret = input
+        raise ValueError(reduction + " is not valid")
+    return ret
+
+
+def gaussian_nll_loss(input: Tensor, target: Tensor, var: Tensor, full: bool = False, eps: float = 1e-6,
+                      reduction: str = "mean") -> Tensor:
+    if var.size() != input.size():
+        if input.size()[:-1] == var.size():
+            var = torch.unsqueeze(var, -1)
+        elif input.size()[:-1] == var.size()[:-1] and var.size(-1) == 1:
+            pass
+        else:
+            raise ValueError("var is of incorrect size")
+    if reduction != "none" and reduction != "mean" and reduction != "sum":
+        raise ValueError(reduction + " is not valid")
+    if torch.any(var < 0):
+        raise ValueError("var has negative entry/entries")
+    var = var.clone()
+    var.clamp_(min=eps)
+    loss = 0.5 * (torch.log(var) + (input - target) ** 2 / var)
+    if full:
+        loss += 0.5 * math.log(2 * math.pi)
+    if reduction == "mean":
+        return loss.mean()
+    elif reduction == "sum":
+        return loss.sum()
+    else:
+        return loss
+
+
+def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full: bool = False,
+                     size_average: Optional[bool] = None, eps: float = 1e-8, reduce: Optional[bool] = None,
+                     reduction: str = "mean") -> Tensor:
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    if reduction != "none" and reduction != "mean" and reduction != "sum":
+        raise ValueError(reduction + " is not valid")
+    if log_input:
+        loss = torch.exp(input) - target * input
+    else:
+        loss = input - target * torch.log(input + eps)
+    if full:
+        stirling = target * torch.log(target) - target + 0.5 * torch.log(2 * math.pi * target)
+        loss = loss + stirling.masked_fill(target <= 1, 0)
+    return _reduced(loss, reduction)
+
+
+def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
+                          size_average: Optional[bool] = None, reduce: Optional[bool] = None,
+                          reduction: str = "mean") -> Tensor:
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    eps = 1e-12
+    prod_sum = (input1 * input2).sum(-1)
+    mag_square1 = (input1 * input1).sum(-1) + eps
+    mag_square2 = (input2 * input2).sum(-1) + eps
+    cos = prod_sum / torch.sqrt(mag_square1 * mag_square2)
+    zeros = torch.zeros_like(cos)
+    pos = 1 - cos
+    neg = (cos - margin).clamp_min(0)
+    output_pos = torch.where(target == 1, pos, zeros)
+    output_neg = torch.where(target == -1, neg, zeros)
+    return _reduced(output_pos + output_neg, reduction)
+)TS";
+
+struct Library {
+  std::shared_ptr<const Source> source;
+  std::unordered_set<std::string> names;
+};
+
+const Library& library() {
+  static const Library lib = [] {
+    Library l;
+    l.source = std::make_shared<Source>(kLibrarySource, "torch/nn/functional.py");
+    auto file = parseFile(l.source);
+    for (auto& s : file->body)
+      if (s->kind == StmtKind::Def) l.names.insert(s->as<DefStmt>().name);
+    return l;
+  }();
+  return lib;
+}
+
+}  // namespace
+
+const std::string& functionalLibrarySource() {
+  static const std::string s = kLibrarySource;
+  return s;
+}
+
+bool isFunctionalLibraryFunction(const std::string& name) { return library().names.count(name) != 0; }
+
+Function* functionalLibraryFunction(CompilationTarget& target, const std::string& qualName,
+                                    const OperatorRegistry* registry) {
+  const std::string prefix = std::string(kFunctionalPrefix) + ".";
+  if (qualName.compare(0, prefix.size(), prefix) != 0) return nullptr;
+  std::string name = qualName.substr(prefix.size());
+  if (!isFunctionalLibraryFunction(name)) return nullptr;
+  if (Function* f = target.findFunction(qualName)) return f;
+  // Not compiled into this target yet: compile the whole library once (bodies are emitted on first use).
+  CompileOptions opts;
+  opts.prefix = kFunctionalPrefix;
+  opts.registry = registry;
+  compileSource(target, library().source, opts);
+  return target.findFunction(qualName);
+}
+
+std::optional<BooleanDispatch> functionalBooleanDispatch(const std::string& name) {
+  static const std::unordered_map<std::string, BooleanDispatch> table = {
+      {"max_pool1d", {6, "max_pool1d_with_indices", "_max_pool1d"}},
+      {"max_pool2d", {6, "max_pool2d_with_indices", "_max_pool2d"}},
+      {"max_pool3d", {6, "max_pool3d_with_indices", "_max_pool3d"}},
+      {"adaptive_max_pool1d", {2, "adaptive_max_pool1d_with_indices", "_adaptive_max_pool1d"}},
+      {"adaptive_max_pool2d", {2, "adaptive_max_pool2d_with_indices", "_adaptive_max_pool2d"}},
+      {"adaptive_max_pool3d", {2, "adaptive_max_pool3d_with_indices", "_adaptive_max_pool3d"}},
+  };
+  auto it = table.find(name);
+  if (it == table.end()) return std::nullopt;
+  return it->second;
+}
+
+std::string functionalBuiltinName(const std::string& name) {
+  // torch.nn.functional attributes that are the C++ builtins themselves (torch.conv2d, torch._C._nn.*),
+  // as torch.jit._builtins finds them in PyTorch 1.13.
+  static const std::unordered_map<std::string, std::string> table = {
+      {"adaptive_avg_pool1d", "aten::adaptive_avg_pool1d"}, {"avg_pool1d", "aten::avg_pool1d"},
+      {"avg_pool2d", "aten::avg_pool2d"}, {"avg_pool3d", "aten::avg_pool3d"}, {"bilinear", "aten::bilinear"},
+      {"celu_", "aten::celu_"}, {"channel_shuffle", "aten::channel_shuffle"}, {"conv1d", "aten::conv1d"},
+      {"conv2d", "aten::conv2d"}, {"conv3d", "aten::conv3d"}, {"conv_tbc", "aten::conv_tbc"},
+      {"conv_transpose1d", "aten::conv_transpose1d"}, {"conv_transpose2d", "aten::conv_transpose2d"},
+      {"conv_transpose3d", "aten::conv_transpose3d"}, {"cosine_similarity", "aten::cosine_similarity"},
+      {"elu_", "aten::elu_"}, {"gelu", "aten::gelu"}, {"hardshrink", "aten::hardshrink"},
+      {"hardtanh_", "aten::hardtanh_"}, {"leaky_relu_", "aten::leaky_relu_"}, {"linear", "aten::linear"},
+      {"logsigmoid", "aten::log_sigmoid"}, {"native_channel_shuffle", "aten::native_channel_shuffle"},
+      {"one_hot", "aten::one_hot"}, {"pad", "aten::pad"}, {"pairwise_distance", "aten::pairwise_distance"},
+      {"pdist", "aten::pdist"}, {"pixel_shuffle", "aten::pixel_shuffle"},
+      {"pixel_unshuffle", "aten::pixel_unshuffle"}, {"prelu", "aten::prelu"}, {"relu_", "aten::relu_"},
+      {"rrelu_", "aten::rrelu_"}, {"selu_", "aten::selu_"}, {"softplus", "aten::softplus"},
+      {"softshrink", "aten::softshrink"}, {"threshold_", "aten::threshold_"},
+      {"_scaled_dot_product_attention", "aten::_scaled_dot_product_attention"},
+  };
+  auto it = table.find(name);
+  return it == table.end() ? std::string() : it->second;
+}
+
+}  // namespace kindling

@@ -4,7 +4,9 @@
 //
 //   libtorch_runner MODEL.pt --input IN.pt [--threads N] [--warmup W] [--iters K] [--optimize]
 //
-// IN.pt is a file written by torch.save(args), args a tuple of positional arguments for forward.
+// IN.pt is a file written by torch.save(args), args a tuple of positional arguments for forward (tensors, lists
+// of tensors, ints: whatever forward takes). Models calling torchvision's operators need them registered:
+// run with LD_PRELOAD=<torchvision>/_C.<abi>.so (bench/zoo_report.py does).
 // --optimize runs torch::jit::freeze + optimize_for_inference first (conv-bn folding, prepacked weights):
 // libtorch's best case, reported next to the plain anchor.
 // Output, one `key=value` a line: load_ms, first_call_ms, cpu_median_ms (process CPU time per call),
@@ -102,7 +104,7 @@ int main(int argc, char** argv) {
     t0 = wall_ms();
     torch::jit::IValue out = m.forward(args);
     double first_ms = wall_ms() - t0;
-    if (!out.isTensor()) throw std::runtime_error("forward did not return a Tensor");
+    (void)out;  // any output (tensor, tuple, list of dicts: the zoo's detection models) is fine
 
     for (int i = 0; i < warmup; ++i) m.forward(args);
     std::vector<double> wall, cpu;

@@ -82,3 +82,12 @@ def pytest_terminal_summary(terminalreporter):
     terminalreporter.section("kindling vs PyTorch: max abs error per model")
     for key in sorted(MODEL_ERRORS):
         terminalreporter.write_line(f"{key:32s} {MODEL_ERRORS[key]}")
+
+
+def pytest_configure(config):
+    # The model zoo (test_zoo.py): zoo_slow models run only with KINDLING_ZOO=all; zoo_<category> selects one
+    # category (-m zoo_rnn).
+    config.addinivalue_line("markers", "zoo_slow: slow zoo model, skipped unless KINDLING_ZOO=all")
+    for cat in ("classification", "segmentation", "detection", "video", "optical_flow", "attention", "rnn",
+                "frozen", "language", "audio"):
+        config.addinivalue_line("markers", f"zoo_{cat}: zoo models of category {cat}")

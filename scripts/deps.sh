@@ -4,7 +4,7 @@
 
 KINDLING_BUILD_PACKAGES="cmake ninja-build ccache g++ pkg-config libdnnl-dev libopenblas-dev libzip-dev
   libfmt-dev libcli11-dev libhwy-dev libsleef-dev"
-KINDLING_TEST_PACKAGES="libgtest-dev libgmock-dev python3-torch python3-torchvision python3-pytest"
+KINDLING_TEST_PACKAGES="libgtest-dev libgmock-dev python3-torch python3-torchvision python3-torchaudio python3-pytest"
 KINDLING_BENCH_PACKAGES="libtorch-dev libopenblas0-openmp python3-torch python3-torchvision"
 
 install_packages() {

@@ -60,5 +60,8 @@ void registerPrimListOps(OperatorRegistry& r);     // list builtins (len, append
 void registerPrimStringOps(OperatorRegistry& r);   // str builtins, aten::format
 void registerPrimDictOps(OperatorRegistry& r);
 void registerTensorPrimOps(OperatorRegistry& r);   // aten::size, dim, Int/Float/Bool conversions, ScalarImplicit...
+void registerRnnOps(OperatorRegistry& r);          // lstm/gru/rnn_tanh/rnn_relu and their cells
+void registerTorchvisionOps(OperatorRegistry& r);  // torchvision::nms, torchvision::roi_align
+void registerAttentionOps(OperatorRegistry& r);    // _native_multi_head_attention, _transformer_encoder_layer_fwd, ...
 
 }  // namespace kindling

@@ -28,6 +28,9 @@ __attribute__((weak)) void registerPrimListOps(OperatorRegistry& r);
 __attribute__((weak)) void registerPrimStringOps(OperatorRegistry& r);
 __attribute__((weak)) void registerPrimDictOps(OperatorRegistry& r);
 __attribute__((weak)) void registerTensorPrimOps(OperatorRegistry& r);
+__attribute__((weak)) void registerRnnOps(OperatorRegistry& r);
+__attribute__((weak)) void registerTorchvisionOps(OperatorRegistry& r);
+__attribute__((weak)) void registerAttentionOps(OperatorRegistry& r);
 __attribute__((weak)) void registerMathExtraOps(OperatorRegistry& r);    // math_extra.cpp
 __attribute__((weak)) void registerReduceExtraOps(OperatorRegistry& r);  // reduce_extra.cpp
 __attribute__((weak)) void registerRandomOps(OperatorRegistry& r);       // random.cpp
@@ -43,6 +46,7 @@ OperatorRegistry* buildGlobal() {
       registerFactoryOps,     registerLinalgOps,     registerConvOps,      registerPoolOps,
       registerNormOps,        registerActivationOps, registerPrimScalarOps, registerPrimListOps,
       registerPrimStringOps,  registerPrimDictOps,   registerTensorPrimOps,
+      registerRnnOps,         registerTorchvisionOps, registerAttentionOps,
       registerMathExtraOps,   registerReduceExtraOps, registerRandomOps,
   };
   for (FamilyFn f : families)

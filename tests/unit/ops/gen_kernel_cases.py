@@ -535,6 +535,65 @@ case(R, 'topk', rnd(3, 8), 3, -1, True, True)
 case(R, 'topk', rnd(3, 8), 2, 0, False, True, name='topk_smallest_dim0')
 case(N, 'instance_norm', rnd(2, 3, 4, 4), rnd(3), rnd(3), None, None, True, 0.1, 1e-5, True)
 
+# rnn (src/ops/rnn.cpp, H8): whole networks and cells. params per layer/direction: w_ih, w_hh[, b_ih, b_hh][, w_hr]
+RN = 'rnn'
+
+
+def rnn_params(gates, I, H, layers=1, dirs=1, bias=True, proj=0):
+    ps = []
+    for l in range(layers):
+        for d in range(dirs):
+            inp = I if l == 0 else (proj or H) * dirs
+            ps += [rnd(gates * H, inp), rnd(gates * H, proj or H)]
+            if bias:
+                ps += [rnd(gates * H), rnd(gates * H)]
+            if proj:
+                ps.append(rnd(proj, H))
+    return ps
+
+
+case(RN, 'lstm.input', rnd(5, 3, 4), [rnd(1, 3, 6), rnd(1, 3, 6)], rnn_params(4, 4, 6), True, 1, 0.0, False, False, False)
+case(RN, 'lstm.input', rnd(3, 5, 4), [rnd(4, 3, 6), rnd(4, 3, 6)], rnn_params(4, 4, 6, 2, 2), True, 2, 0.0, False, True, True,
+     name='lstm_bi_2layer_batch_first')
+case(RN, 'lstm.input', rnd(5, 2, 4), [rnd(2, 2, 3), rnd(2, 2, 6)], rnn_params(4, 4, 6, 2, 1, True, 3), True, 2, 0.0, False,
+     False, False, name='lstm_proj')
+case(RN, 'gru.input', rnd(5, 3, 4), rnd(2, 3, 6), rnn_params(3, 4, 6, 1, 2), True, 1, 0.0, False, True, False)
+case(RN, 'gru.input', rnd(3, 5, 4), rnd(2, 3, 6), rnn_params(3, 4, 6, 2, 1, False), False, 2, 0.0, False, False, True,
+     name='gru_nobias_2layer_bf')
+case(RN, 'rnn_tanh.input', rnd(5, 3, 4), rnd(2, 3, 6), rnn_params(1, 4, 6, 1, 2), True, 1, 0.0, False, True, False)
+case(RN, 'rnn_relu.input', rnd(5, 3, 4), rnd(2, 3, 6), rnn_params(1, 4, 6, 2, 1), True, 2, 0.0, False, False, False)
+case(RN, 'lstm.data', rnd(9, 4), torch.tensor([3, 3, 2, 1]), [rnd(2, 3, 6), rnd(2, 3, 6)], rnn_params(4, 4, 6, 1, 2), True, 1,
+     0.0, False, True, name='lstm_packed_bi')
+case(RN, 'gru.data', rnd(6, 4), torch.tensor([3, 2, 1]), rnd(2, 3, 6), rnn_params(3, 4, 6, 2, 1), True, 2, 0.0, False, False,
+     name='gru_packed_2layer')
+case(RN, 'lstm_cell', rnd(3, 4), [rnd(3, 6), rnd(3, 6)], rnd(24, 4), rnd(24, 6), rnd(24), rnd(24))
+case(RN, 'lstm_cell', rnd(4), [rnd(6), rnd(6)], rnd(24, 4), rnd(24, 6), None, None, name='lstm_cell_unbatched_nobias')
+case(RN, 'gru_cell', rnd(3, 4), rnd(3, 6), rnd(18, 4), rnd(18, 6), rnd(18), rnd(18))
+case(RN, 'rnn_tanh_cell', rnd(3, 4), rnd(3, 6), rnd(6, 4), rnd(6, 6), rnd(6), rnd(6))
+case(RN, 'rnn_relu_cell', rnd(3, 4), rnd(3, 6), rnd(6, 4), rnd(6, 6), None, None)
+
+# attention (src/ops/attention.cpp, H8): the fast-path operators of nn.MultiheadAttention / TransformerEncoderLayer
+AT = 'attention'
+_x = rnd(2, 5, 8)
+case(AT, '_native_multi_head_attention', _x, _x, _x, 8, 2, rnd(24, 8), rnd(24), rnd(8, 8), rnd(8), None, True, True, None)
+case(AT, '_native_multi_head_attention', _x, _x, _x, 8, 2, rnd(24, 8), rnd(24), rnd(8, 8), rnd(8),
+     torch.tensor([[False] * 5, [False, False, False, True, True]]), True, False, 1, name='mha_key_padding_per_head')
+case(AT, '_native_multi_head_attention', rnd(2, 3, 8), rnd(2, 5, 8), rnd(2, 5, 8), 8, 4, rnd(24, 8), rnd(24), rnd(8, 8),
+     rnd(8), None, False, True, None, name='mha_cross_no_weights')
+for _nf, _gelu in ((False, False), (True, True)):
+    case(AT, '_transformer_encoder_layer_fwd', rnd(2, 4, 8), 8, 2, rnd(24, 8), rnd(24), rnd(8, 8), rnd(8), _gelu, _nf, 1e-5,
+         rnd(8), rnd(8), rnd(8), rnd(8), rnd(16, 8), rnd(16), rnd(8, 16), rnd(8), None, None,
+         name='encoder_layer_norm_first_%d' % _nf)
+case(AT, '_transform_bias_rescale_qkv', rnd(2, 3, 12), rnd(12), 2)
+_m = torch.tensor([[False, True, False, True], [True] * 4]).view(2, 1, 1, 4).expand(2, 2, 3, 4).contiguous()
+case(AT, '_masked_softmax', rnd(2, 2, 3, 4), _m, None, 1, name='masked_softmax_full_row_masked')
+case(AT, '_masked_softmax', rnd(2, 2, 3, 4), _m, 3, 0, name='masked_softmax_type0')
+case(AT, '_masked_softmax', rnd(2, 2, 3, 4), _m, None, None, name='masked_softmax_no_type')
+case(AT, '_masked_softmax', rnd(2, 2, 3, 4), torch.zeros(2, 4, dtype=torch.bool), None, 1, name='masked_softmax_bad_shape')
+case(AT, '_nested_tensor_from_mask_left_aligned', rnd(2, 3, 4), torch.tensor([[True, True, False], [True, False, False]]))
+case(AT, '_nested_tensor_from_mask_left_aligned', rnd(2, 3, 4), torch.tensor([[True, False, True], [True, True, True]]),
+     name='not_left_aligned')
+
 # Every schema PyTorch registers, to check that Kindling's registrations use them verbatim.
 for sch in torch._C._jit_get_all_schemas():
     OUT.append('schema ' + str(sch))

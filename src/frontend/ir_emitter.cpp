@@ -722,8 +722,12 @@ void setVar(FunctionEmitter& m, Environment& env, const std::string& name, const
     if (env.next && !env.table.count(name)) {
       if (auto parent = env.next->findQuiet(name)) {
         if (auto* pv = dynamic_cast<SimpleValue*>(parent.get())) {
-          if (!value->type()->isSubtypeOf(pv->value->type()))
-            throw CompileError("Variable '" + name + "' previously had type " + typeNameForMsg(pv->value->type()) +
+          // an annotated variable (`y : Union[int, str] = 0`) has its annotated type, unless refined
+          TypePtr parentType = pv->value->type();
+          if (TypePtr declared = env.declaredType(name))
+            if (pv->value->node()->kind() != prim::unchecked_cast) parentType = declared;
+          if (!value->type()->isSubtypeOf(parentType))
+            throw CompileError("Variable '" + name + "' previously had type " + typeNameForMsg(parentType) +
                                    " but is now being assigned to a value of type " + typeNameForMsg(value->type()),
                                loc);
         }
@@ -758,6 +762,12 @@ void FunctionEmitter::emitAssign(const AssignStmt& s) {
       declared = typeParser_.parse(parseExpression(src));
     }
   }
+  if (declared && s.targets.size() == 1 && s.targets[0]->kind == ExprKind::Attribute) {
+    // `self.x : T = v`: as PyTorch 1.13, T is only the type hint of v (`[]`, `{}`, None literals); the
+    // attribute gets v's type (`self.x : Optional[int] = None` makes a NoneType attribute).
+    emitAssignTarget(s.targets[0], emitSugaredExpr(s.value, 1, declared), s.range, nullptr);
+    return;
+  }
   SugaredValuePtr rhs;
   if (s.targets.size() == 1 && s.targets[0]->kind != ExprKind::Tuple && s.targets[0]->kind != ExprKind::List) {
     rhs = emitSugaredExpr(s.value, 1, declared);
@@ -782,15 +792,6 @@ void FunctionEmitter::emitAssign(const AssignStmt& s) {
     rhs = std::make_shared<SimpleValue>(v);
     if (s.targets.size() == 1 && s.targets[0]->kind == ExprKind::Name)
       env_->declaredTypes[s.targets[0]->as<NameExpr>().id] = declared;
-    if (s.targets.size() == 1 && s.targets[0]->kind == ExprKind::Attribute && ctx_.inferAttributesOf) {
-      // `self.x : T = v` in __init__ declares attribute x with type T
-      auto& a = s.targets[0]->as<AttributeExpr>();
-      auto obj = emitSugaredExpr(a.value);
-      auto* sv = dynamic_cast<SimpleValue*>(obj.get());
-      if (sv && sv->value->type()->cast<ClassType>() == ctx_.inferAttributesOf.get() &&
-          ctx_.inferAttributesOf->findAttributeSlot(a.attr) < 0)
-        ctx_.inferAttributesOf->addAttribute(a.attr, declared);
-    }
   }
   // a = b = value assigns right to left in Python; order does not matter for SSA
   for (auto& t : s.targets) emitAssignTarget(t, rhs, s.range, declared);
@@ -1061,6 +1062,8 @@ FunctionEmitter::BlockExit FunctionEmitter::emitIfBranches(const CondValue& cond
       continue;
     }
     auto unified = unifyTypes(ts->value->type(), fs->value->type());
+    if (TypePtr declared = env_->declaredType(name))  // both branches were checked against it by setVar
+      if (ts->value->type()->isSubtypeOf(declared) && fs->value->type()->isSubtypeOf(declared)) unified = declared;
     if (!unified) {
       env_->table.erase(name);
       env_->errors[name] = "Type mismatch: " + name + " is set to type " + typeNameForMsg(ts->value->type()) +
@@ -1106,12 +1109,18 @@ void FunctionEmitter::emitLoop(const SourceRange& loc, Value* maxTrip, const Exp
   }
   std::vector<std::string> carried;
   std::vector<Value*> initial;
+  std::vector<TypePtr> carriedType;
   for (const std::string& name : assigned) {
     auto v = env_->findQuiet(name);
     auto* sv = dynamic_cast<SimpleValue*>(v.get());
     if (!sv) continue;
     carried.push_back(name);
     initial.push_back(sv->value);
+    carriedType.push_back(sv->value->type());
+    // an annotated variable is carried with its annotated type (`y : Optional[int] = None`, then ints)
+    if (TypePtr declared = env_->declaredType(name))
+      if (sv->value->node()->kind() != prim::unchecked_cast && sv->value->type()->isSubtypeOf(declared))
+        carriedType.back() = declared;
   }
   Value* initCond = whileCond ? emitCondExpr(whileCond).value : insertConstant(IValue(true), loc);
   if (whileCond) initCond = emitToBool(whileCond->range, initCond);
@@ -1126,10 +1135,10 @@ void FunctionEmitter::emitLoop(const SourceRange& loc, Value* maxTrip, const Exp
   env_ = frame;
   for (size_t i = 0; i < carried.size(); ++i) {
     Value* in = b->addInput();
-    in->setType(initial[i]->type());
+    in->setType(carriedType[i]);
     if (meaningfulName(carried[i])) in->setDebugName(carried[i]);
     frame->table[carried[i]] = std::make_shared<SimpleValue>(in);
-    frame->carriedTypes[carried[i]] = initial[i]->type();
+    frame->carriedTypes[carried[i]] = carriedType[i];
   }
   ++loopDepth_;
   {
@@ -1166,8 +1175,8 @@ void FunctionEmitter::emitLoop(const SourceRange& loc, Value* maxTrip, const Exp
     for (size_t i = 0; i < carried.size(); ++i) {
       auto v = env_->find(carried[i], loc);
       Value* out = v->asValue(loc, *this);
-      if (!out->type()->isSubtypeOf(initial[i]->type()))
-        throw CompileError("Variable '" + carried[i] + "' previously had type " + typeNameForMsg(initial[i]->type()) +
+      if (!out->type()->isSubtypeOf(carriedType[i]))
+        throw CompileError("Variable '" + carried[i] + "' previously had type " + typeNameForMsg(carriedType[i]) +
                                " but is now being assigned to a value of type " + typeNameForMsg(out->type()),
                            loc);
       b->registerOutput(out);
@@ -1177,7 +1186,7 @@ void FunctionEmitter::emitLoop(const SourceRange& loc, Value* maxTrip, const Exp
   env_ = frame->next;
   for (size_t i = 0; i < carried.size(); ++i) {
     Value* out = n->addOutput();
-    out->setType(initial[i]->type());
+    out->setType(carriedType[i]);
     setVar(*this, *env_, carried[i], std::make_shared<SimpleValue>(out), loc);
   }
 }

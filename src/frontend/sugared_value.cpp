@@ -281,12 +281,9 @@ void SimpleValue::setAttr(const SourceRange& loc, FunctionEmitter& m, const std:
   if (ct->findConstant(field)) throw CompileError("Cannot assign to constant attribute '" + field + "'", loc);
   int slot = ct->findAttributeSlot(field);
   if (slot < 0 && m.context().inferAttributesOf && m.context().inferAttributesOf.get() == ct) {
-    TypePtr t = v->type();
-    if (t->kind() == TypeKind::None)
-      throw CompileError("Attribute '" + field + "' is assigned None: annotate it, e.g. self." + field +
-                             " : Optional[T] = None",
-                         loc);
-    slot = static_cast<int>(m.context().inferAttributesOf->addAttribute(field, t));
+    // the attribute's type is the first value's type (`self.x = None` makes a NoneType attribute, as
+    // PyTorch 1.13; `torch.jit.annotate(Optional[T], None)` makes an Optional[T] one)
+    slot = static_cast<int>(m.context().inferAttributesOf->addAttribute(field, v->type()));
   }
   if (slot < 0) throw CompileError("Tried to set nonexistent attribute: " + field + ". Did you forget to initialize it in __init__()?", loc);
   const TypePtr& at = ct->attributes()[static_cast<size_t>(slot)].type;

@@ -9,7 +9,7 @@ immediately above its `def` (decorators between the comments and the `def` are s
 
 One pytest param per (file, function, case), id `file.py::function[i]`. PyTorch side: the file is imported
 once (unique module name), each function scripted once (torch.jit.script), then called on the evaluated
-args. The args are written first (torch.save of the tuple) to build/lang-fixtures/<file>/ (or
+args (`case-raises` programs in a forked child: a program that crashes PyTorch fails its case, not the run). The args are written first (torch.save of the tuple) to build/lang-fixtures/<file>/ (or
 $KINDLING_FIXTURES_DIR/lang/<file>/), then `kindling run FILE --function NAME --input in.pt --output out.pt`
 runs. Compared:
   - the return values, recursively: tensors by dtype, shape and values (floating/complex: allclose with
@@ -26,11 +26,15 @@ import contextlib
 import ctypes
 import importlib.util
 import io
+import json
 import math
 import os
 import pathlib
+import select
+import signal
 import sys
 import tempfile
+import time
 import typing
 
 import pytest
@@ -126,7 +130,10 @@ def _import_torch():
     global _torch
     if _torch is None:
         import torch
+        # PyTorch runs the programs in forked children (_call_pytorch): keep the parent free of thread pools
+        torch.set_num_threads(1)
         _torch = torch
+        _start_zygote()
     return _torch
 
 
@@ -200,6 +207,127 @@ def _capture_stdout(sink):
             os.close(saved_fd)
             tmp.seek(0)
             sink.append(buf.getvalue() + tmp.read().decode("utf-8", "replace"))
+
+
+def _plain(v):
+    if isinstance(v, tuple):
+        return tuple(_plain(x) for x in v)
+    if isinstance(v, list):
+        return [_plain(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _plain(x) for k, x in v.items()}
+    return v
+
+
+def _call_in_process(fn, args):
+    """Calls fn(*args) here. Returns (ok, value or exception text, stdout)."""
+    sink = []
+    with _capture_stdout(sink):
+        try:
+            value, ok = fn(*args), True
+        except Exception as e:  # noqa: BLE001
+            value, ok = f"{type(e).__name__}: {e}", False
+    return ok, _plain(value) if ok else value, sink[0]
+
+
+_zygote = None  # (pid, request pipe, response pipe) of the fork server
+
+
+def _start_zygote():
+    """Forks the fork server right after `import torch`, before any PyTorch code ran: its children start
+    with no thread pools, so they may fork-join (torch.jit.fork) or crash freely. Each request runs in a
+    new child of the server (import the file, script, load the args, call); the server reports how the
+    child ended."""
+    global _zygote
+    req_r, req_w = os.pipe()
+    resp_r, resp_w = os.pipe()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(req_w)
+            os.close(resp_r)
+            with os.fdopen(req_r, "r") as reqs, os.fdopen(resp_w, "w") as resps:
+                for line in reqs:
+                    path, func, inp, out = json.loads(line)
+                    wpid = os.fork()
+                    if wpid == 0:
+                        _worker(pathlib.Path(path), func, inp, out)  # never returns
+                    deadline = time.monotonic() + _CHILD_TIMEOUT
+                    while True:
+                        done, status = os.waitpid(wpid, os.WNOHANG)
+                        if done:
+                            break
+                        if time.monotonic() > deadline:
+                            os.kill(wpid, signal.SIGKILL)
+                            os.waitpid(wpid, 0)
+                            status = None
+                            break
+                        time.sleep(0.002)
+                    if status is None:
+                        resps.write("timeout\n")
+                    elif os.WIFSIGNALED(status):
+                        resps.write(f"signal {os.WTERMSIG(status)}\n")
+                    else:
+                        resps.write(f"exit {os.WEXITSTATUS(status)}\n")
+                    resps.flush()
+        finally:
+            os._exit(0)
+    os.close(req_r)
+    os.close(resp_w)
+    _zygote = (pid, os.fdopen(req_w, "w"), os.fdopen(resp_r, "r"))
+
+
+_CHILD_TIMEOUT = 60
+
+
+def _worker(path, func, inp, out):
+    code = 0
+    try:
+        torch = _torch
+        payload = {}
+        try:
+            fn = _script(path, func)
+            args = torch.load(inp)
+            ok, value, stdout = _call_in_process(fn, args)
+            payload = {"ok": ok, "value": value, "exc": value, "stdout": stdout}
+        except Exception as e:  # noqa: BLE001
+            payload = {"ok": False, "exc": f"(harness) {type(e).__name__}: {e}", "stdout": ""}
+        try:
+            torch.save(payload, out)
+        except Exception as e:  # noqa: BLE001
+            payload = {"ok": False, "stdout": payload["stdout"],
+                       "exc": f"(harness) PyTorch's result cannot be pickled: {type(e).__name__}: {e}"}
+            torch.save(payload, out)
+    except BaseException:  # noqa: BLE001
+        code = 3
+    finally:
+        os._exit(code)
+
+
+def _call_pytorch(case, inp, timeout=_CHILD_TIMEOUT + 30):
+    """Runs the case in a child of the fork server: a program that kills PyTorch (1.13's `int % 0` raises
+    SIGFPE) fails its case, not the test run. Returns (ok, value or exception text, stdout). Used for
+    `case-raises` programs (and for all with KINDLING_LANG_FORK=1): it costs a fork and a re-script."""
+    _import_torch()
+    out = pathlib.Path(str(inp).replace("_in.pt", "_pytorch.pt"))
+    if out.exists():
+        out.unlink()
+    _, req, resp = _zygote
+    req.write(json.dumps([str(case.path), case.func, str(inp), str(out)]) + "\n")
+    req.flush()
+    if not select.select([resp], [], [], timeout)[0]:
+        raise AssertionError(f"the PyTorch fork server did not answer within {timeout}s")
+    status = resp.readline().strip()
+    if status == "timeout":
+        raise AssertionError(f"PyTorch did not finish within {_CHILD_TIMEOUT}s")
+    if status.startswith("signal"):
+        raise AssertionError(f"PyTorch itself crashed ({status}) running this program: it cannot be its oracle")
+    if status != "exit 0" or not out.is_file():
+        raise AssertionError(f"the PyTorch child failed ({status or 'fork server gone'})")
+    payload = _torch.load(str(out))
+    return payload["ok"], payload["value"] if payload["ok"] else payload["exc"], payload["stdout"]
 
 
 # --------------------------------------------------------------------------------------------- comparison
@@ -283,20 +411,16 @@ def test_language(case, run_kindling):
     if out.exists():
         out.unlink()
 
-    sink = []
-    py_exc = None
-    expected = None
-    with _capture_stdout(sink):
-        try:
-            expected = fn(*args)
-        except Exception as e:  # noqa: BLE001
-            py_exc = e
-    py_stdout = sink[0]
+    if case.raises or os.environ.get("KINDLING_LANG_FORK") == "1":
+        ok, got_py, py_stdout = _call_pytorch(case, inp)
+    else:
+        ok, got_py, py_stdout = _call_in_process(fn, args)
+    expected, py_exc = (got_py, None) if ok else (None, got_py)
 
     res = run_kindling("run", case.path, "--function", case.func, "--input", inp, "--output", out, timeout=120)
     assert_no_crash(res)
     both = (f"\n=== {case.id}  args: {case.expr}\n--- PyTorch ---\n"
-            + (f"raised {type(py_exc).__name__}: {py_exc}" if py_exc else f"returned {_show(expected)}")
+            + (f"raised {py_exc}" if py_exc else f"returned {_show(expected)}")
             + f"\nstdout: {py_stdout!r}\n--- Kindling ---\n{res.describe()}")
 
     if case.raises:

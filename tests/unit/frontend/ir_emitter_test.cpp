@@ -302,7 +302,7 @@ TEST(IrEmitter, UserClassAttributesFromInit) {
       "    def __init__(self, start: int):\n"
       "        self.count = start\n"
       "        self.items : List[str] = []\n"
-      "        self.last : Optional[str] = None\n"
+      "        self.last = torch.jit.annotate(Optional[str], None)\n"
       "    def add(self, s: str) -> int:\n"
       "        self.items.append(s)\n"
       "        self.last = s\n"
@@ -324,6 +324,51 @@ TEST(IrEmitter, UserClassAttributesFromInit) {
   std::string add = c->target.get("__torch__.Counter.add")->graph()->toString(false);
   EXPECT_TRUE(contains(add, "aten::append(")) << add;
   EXPECT_TRUE(contains(add, "prim::SetAttr[name=\"count\"](%self.1,")) << add;
+}
+
+// As PyTorch 1.13: the annotation of `self.x : T = v` only types the literal v; the attribute gets v's
+// type, so `self.x : Optional[str] = None` makes a NoneType attribute and a later str is an error.
+TEST(IrEmitter, AnnotatedAttributeTakesTheValueType) {
+  auto c = compile(
+      "from typing import List, Optional\n"
+      "class C:\n"
+      "    def __init__(self):\n"
+      "        self.xs : List[int] = []\n"
+      "        self.f : float = 1\n"
+      "        self.n : Optional[int] = None\n"
+      "def f() -> int:\n"
+      "    return len(C().xs)\n");
+  auto* ct = c->target.findType("__torch__.C")->cast<ClassType>();
+  ASSERT_EQ(ct->attributes().size(), 3u);
+  EXPECT_EQ(ct->attributes()[0].type->str(), "int[]");
+  EXPECT_EQ(ct->attributes()[1].type->str(), "int");
+  EXPECT_EQ(ct->attributes()[2].type->str(), "NoneType");
+  EXPECT_TRUE(contains(compileError("from typing import Optional\n"
+                                    "class C:\n"
+                                    "    def __init__(self):\n"
+                                    "        self.last : Optional[str] = None\n"
+                                    "    def set(self, s: str):\n"
+                                    "        self.last = s\n"
+                                    "def f():\n"
+                                    "    C().set('x')\n"),
+                       "Wrong type for attribute assignment. Expected NoneType but got str"));
+}
+
+// An annotated variable keeps its annotated type where paths join (if, loops), as PyTorch's Store type.
+TEST(IrEmitter, AnnotatedVariableTypeAtJoins) {
+  auto c = compile(
+      "from typing import Optional, Union\n"
+      "def f(x: Union[int, str], n: int) -> Optional[int]:\n"
+      "    y : Union[int, str] = 0\n"
+      "    if isinstance(x, str):\n"
+      "        y = x\n"
+      "    last : Optional[int] = None\n"
+      "    for i in range(n):\n"
+      "        last = i\n"
+      "    return last\n");
+  std::string g = c->graph("f");
+  EXPECT_TRUE(contains(g, ": Union(int, str) = prim::If(")) << g;
+  EXPECT_TRUE(contains(g, ": int? = prim::Loop(")) << g;
 }
 
 TEST(IrEmitter, ReturnInsideLoops) {

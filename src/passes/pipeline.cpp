@@ -1,6 +1,7 @@
 // The inference pass pipeline (see passes/pipeline.h).
 #include "passes/pipeline.h"
 
+#include "passes/canonicalize/canonicalize_ops.h"
 #include "passes/canonicalize/constant_pooling.h"
 #include "passes/canonicalize/constant_propagation.h"
 #include "passes/canonicalize/dead_code_elimination.h"
@@ -17,6 +18,7 @@ void runCleanupPasses(Graph& graph) {
 
 void runInferencePasses(Graph& graph, const PassContext& ctx) {
   if (ctx.calleeGraph) inlineCalls(graph, ctx.calleeGraph);
+  canonicalizeScalarOperands(graph);
   propagateConstants(graph);
   eliminateDeadCode(graph);
 }

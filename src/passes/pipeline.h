@@ -24,7 +24,8 @@ struct PassContext {
 /// pooling. GraphFunction runs it once after the body is emitted.
 void runCleanupPasses(Graph& graph);
 
-/// Inliner, constant propagation, dead code elimination, in that order. Modifies `graph` in place.
+/// Inliner, scalar canonicalization of add/sub/mul/div with 0-dim tensor constants (as PyTorch's
+/// executor), constant propagation, dead code elimination, in that order. Modifies `graph` in place.
 void runInferencePasses(Graph& graph, const PassContext& ctx = {});
 
 /// Passes for a graph specialized to one module object (after passes/optimize/freeze_module.h):

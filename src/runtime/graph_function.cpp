@@ -1,6 +1,7 @@
 // GraphFunction (see runtime/graph_function.h).
 #include "runtime/graph_function.h"
 
+#include "ir/subgraph.h"
 #include "passes/pipeline.h"
 #include "runtime/interpreter.h"
 
@@ -71,6 +72,22 @@ std::shared_ptr<Graph> GraphFunction::graph() {
   return graph_;
 }
 
+namespace {
+// The bodies of fork()ed calls (ir/subgraph.h) get the same passes as the graph holding them; each node
+// gets an optimized copy (the emitted graph keeps the original).
+void optimizeForkSubgraphs(Block& b, const PassContext& ctx) {
+  for (Node* n : b) {
+    for (Block* sb : n->blocks()) optimizeForkSubgraphs(*sb, ctx);
+    if (std::shared_ptr<Graph> sub = subgraphOf(n)) {
+      std::shared_ptr<Graph> opt = sub->copy();
+      runInferencePasses(*opt, ctx);
+      optimizeForkSubgraphs(*opt->block(), ctx);
+      setSubgraph(n, std::move(opt));
+    }
+  }
+}
+}  // namespace
+
 std::shared_ptr<Graph> GraphFunction::optimizedGraph() {
   std::lock_guard<std::recursive_mutex> g(mu_);
   if (optimizedGraph_) return optimizedGraph_;
@@ -85,6 +102,7 @@ std::shared_ptr<Graph> GraphFunction::optimizedGraph() {
       return gf ? gf->optimizedGraph() : nullptr;
     };
     runInferencePasses(*copy, ctx);
+    optimizeForkSubgraphs(*copy->block(), ctx);
     optimizedGraph_ = std::move(copy);
   } catch (...) {
     optimizing_ = false;
@@ -92,6 +110,13 @@ std::shared_ptr<Graph> GraphFunction::optimizedGraph() {
   }
   optimizing_ = false;
   return optimizedGraph_;
+}
+
+void GraphFunction::setOptimizedGraph(std::shared_ptr<Graph> g) {
+  std::lock_guard<std::recursive_mutex> lock(mu_);
+  optimizedGraph_ = std::move(g);
+  code_.reset();
+  codePtr_.store(nullptr, std::memory_order_release);
 }
 
 Code& GraphFunction::code() {

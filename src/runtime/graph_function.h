@@ -48,6 +48,10 @@ class GraphFunction : public Function {
   Code& code();
   /// The graph the interpreter runs (after passes; calls to GraphFunctions inlined).
   std::shared_ptr<Graph> optimizedGraph();
+  /// Uses `g` as the optimized graph as it is, without the inference passes: for graphs that already went
+  /// through them and through further specialization (Module::freezeMethod). Running the passes again
+  /// would treat frozen attributes as constants of the source (see passes/canonicalize/canonicalize_ops.h).
+  void setOptimizedGraph(std::shared_ptr<Graph> g);
   /// Drops the optimized graph and code (e.g. after the module's methods changed); next run recompiles.
   void invalidate();
 

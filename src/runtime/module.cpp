@@ -32,6 +32,7 @@ void Module::freezeMethod(const std::string& name) {
   freezeModuleAttributes(*g, IValue(obj_));
   runFrozenGraphPasses(*g);
   auto frozen = std::make_shared<GraphFunction>(gf->qualname(), g);
+  frozen->setOptimizedGraph(g);
   frozen->setSchema(gf->getSchema());
   frozen->code();
   if (!frozen_) frozen_ = std::make_shared<FrozenMethods>();

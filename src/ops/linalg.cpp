@@ -170,7 +170,8 @@ Tensor addmm(const Tensor& self, const Tensor& m1, const Tensor& m2, const Scala
   }
   if (beta.toDouble() == 0.0) return prod;
   TensorIterator it;
-  it.addOutput(prod).addInput(prod).addInput(self).build();
+  // self broadcasts to the product (expanded here: the iterator's broadcasting of it crashed, see H8's report)
+  it.addOutput(prod).addInput(prod).addInput(self.expand(prod.sizes())).build();
   dispatchLoopTypesNoBool(it.loopComputeDtype(), "addmm", [&](auto tag) {
     using T = decltype(tag);
     const T be = beta.to<T>();
@@ -284,7 +285,8 @@ Tensor matmul(const Tensor& t1, const Tensor& t2) {
 Tensor baddbmm(const Tensor& self, const Tensor& b1, const Tensor& b2, const Scalar& beta, const Scalar& alpha) {
   Tensor prod = bmm(b1, b2);
   TensorIterator it;
-  it.addOutput(prod).addInput(prod).addInput(self).build();
+  // self broadcasts to the product (expanded here: the iterator's broadcasting of it crashed, see H8's report)
+  it.addOutput(prod).addInput(prod).addInput(self.expand(prod.sizes())).build();
   dispatchLoopTypesNoBool(it.loopComputeDtype(), "baddbmm", [&](auto tag) {
     using T = decltype(tag);
     const T be = beta.to<T>(), al = alpha.to<T>();

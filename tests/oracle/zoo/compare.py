@@ -1,7 +1,10 @@
 """Recursive comparison of a Kindling output (read back with torch.load) with PyTorch's, for the zoo.
 
-Tensors: same dtype and shape, finite where expected is finite, allclose(rtol, atol) for floating point and
-exact for integers/bools. Tuples (namedtuples count as tuples) and lists element by element, dicts key by key
+Tensors: same dtype and shape, NaN/inf where expected has them, and for floating point
+|got - expected| <= atol * max(1, max|expected|) + rtol * |expected| (rtol = atol = 1e-4): the absolute part
+scales with the output's magnitude, because deep random-weight nets amplify float32 rounding: PyTorch's own
+torch.jit.freeze (conv-bn folding) of efficientnet_b0 / regnet_x_400mf at 64x64 differs from the unfrozen model
+by 1e-2 / 3e-4 on outputs of magnitude 407 / 25. Integers and bools exact. Tuples (namedtuples count as tuples) and lists element by element, dicts key by key
 in order, everything else by ==. Returns the max abs error over all floating tensors; raises Mismatch naming
 the path of the first difference.
 """
@@ -38,7 +41,9 @@ def compare(got, expected, path="out", rtol=RTOL, atol=ATOL):
                 raise Mismatch(f"{path}: infinities differ")
             diff = diff.masked_fill(inf, 0.0)
             err = float(diff.max())
-            if not torch.allclose(got, expected, rtol=rtol, atol=atol, equal_nan=True):
+            finite = expected.masked_fill(~torch.isfinite(expected), 0).abs()
+            scale = max(1.0, float(finite.max()))
+            if not torch.allclose(got, expected, rtol=rtol, atol=atol * scale, equal_nan=True):
                 idx = int(diff.flatten().argmax())
                 raise Mismatch(f"{path}: max abs error {err:.4g} at flat index {idx}: got "
                                f"{got.flatten()[idx].item():.6g}, expected {expected.flatten()[idx].item():.6g}")

@@ -1062,8 +1062,16 @@ FunctionEmitter::BlockExit FunctionEmitter::emitIfBranches(const CondValue& cond
       continue;
     }
     auto unified = unifyTypes(ts->value->type(), fs->value->type());
-    if (TypePtr declared = env_->declaredType(name))  // both branches were checked against it by setVar
-      if (ts->value->type()->isSubtypeOf(declared) && fs->value->type()->isSubtypeOf(declared)) unified = declared;
+    if (!unified) {
+      // as PyTorch: branches of different types join to a Union when the variable already has a Union,
+      // Optional or Number type (`y : Union[int, str] = 0`, then an int in one branch and a str in the other)
+      TypePtr full = env_->declaredType(name);
+      if (!full)
+        if (auto* outer = dynamic_cast<SimpleValue*>(env_->findQuiet(name).get())) full = outer->value->type();
+      if (full && (full->kind() == TypeKind::Union || full->kind() == TypeKind::Optional ||
+                   full->kind() == TypeKind::Number))
+        unified = UnionType::create({ts->value->type(), fs->value->type()});
+    }
     if (!unified) {
       env_->table.erase(name);
       env_->errors[name] = "Type mismatch: " + name + " is set to type " + typeNameForMsg(ts->value->type()) +

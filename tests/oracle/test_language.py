@@ -22,6 +22,7 @@ runs. Compared:
 Programs that fail for a known reason are listed in XFAIL below (strict: they must flip when fixed).
 """
 import ast
+import concurrent.futures
 import contextlib
 import ctypes
 import importlib.util
@@ -397,19 +398,47 @@ def _show(v, limit=1500):
 
 # ------------------------------------------------------------------------------------------------- the test
 
+# Kindling runs of a file are started together when its first case runs, on a small thread pool
+# (KINDLING_LANG_JOBS, default 3): the suite then waits on PyTorch or on Kindling, not on both in turn.
+_prepared = {}  # path -> {case id: (args or AssertionError, inp, out, future of the kindling Result)}
+_pool = None
+
+
+def _prepare_file(path, run_kindling):
+    global _pool
+    if path in _prepared:
+        return _prepared[path]
+    torch = _import_torch()
+    if _pool is None:
+        _pool = concurrent.futures.ThreadPoolExecutor(max_workers=int(os.environ.get("KINDLING_LANG_JOBS", "3")))
+    fixtures = _fixtures_root() / path.stem
+    fixtures.mkdir(parents=True, exist_ok=True)
+    entries = {}
+    for case in _parse_cases(path):
+        stem = f"{case.func}_{case.index}"
+        inp, out = fixtures / f"{stem}_in.pt", fixtures / f"{stem}_out.pt"
+        if out.exists():
+            out.unlink()
+        try:
+            args = _eval_args(case)
+        except AssertionError as e:
+            entries[case.id] = (e, inp, out, None)
+            continue
+        torch.save(args, str(inp))  # before the PyTorch call: it may mutate its arguments
+        fut = _pool.submit(run_kindling, "run", case.path, "--function", case.func, "--input", inp,
+                           "--output", out, timeout=120)
+        entries[case.id] = (args, inp, out, fut)
+    _prepared[path] = entries
+    return entries
+
+
 @pytest.mark.parametrize("case", _collect())
 def test_language(case, run_kindling):
     torch = _import_torch()
     fn = _script(case.path, case.func)
-    args = _eval_args(case)
-
-    fixtures = _fixtures_root() / case.path.stem
-    fixtures.mkdir(parents=True, exist_ok=True)
-    stem = f"{case.func}_{case.index}"
-    inp, out = fixtures / f"{stem}_in.pt", fixtures / f"{stem}_out.pt"
-    torch.save(args, str(inp))  # before the PyTorch call: it may mutate its arguments
-    if out.exists():
-        out.unlink()
+    args, inp, out, fut = _prepare_file(case.path, run_kindling)[case.id]
+    if isinstance(args, AssertionError):
+        raise args
 
     if case.raises or os.environ.get("KINDLING_LANG_FORK") == "1":
         ok, got_py, py_stdout = _call_pytorch(case, inp)
@@ -417,7 +446,7 @@ def test_language(case, run_kindling):
         ok, got_py, py_stdout = _call_in_process(fn, args)
     expected, py_exc = (got_py, None) if ok else (None, got_py)
 
-    res = run_kindling("run", case.path, "--function", case.func, "--input", inp, "--output", out, timeout=120)
+    res = fut.result()
     assert_no_crash(res)
     both = (f"\n=== {case.id}  args: {case.expr}\n--- PyTorch ---\n"
             + (f"raised {py_exc}" if py_exc else f"returned {_show(expected)}")

@@ -354,7 +354,8 @@ TEST(IrEmitter, AnnotatedAttributeTakesTheValueType) {
                        "Wrong type for attribute assignment. Expected NoneType but got str"));
 }
 
-// An annotated variable keeps its annotated type where paths join (if, loops), as PyTorch's Store type.
+// As PyTorch: an annotated variable is loop-carried with its annotated type; branches of different types
+// join to a Union when the variable has a Union/Optional type, and to the common type otherwise.
 TEST(IrEmitter, AnnotatedVariableTypeAtJoins) {
   auto c = compile(
       "from typing import Optional, Union\n"
@@ -362,12 +363,18 @@ TEST(IrEmitter, AnnotatedVariableTypeAtJoins) {
       "    y : Union[int, str] = 0\n"
       "    if isinstance(x, str):\n"
       "        y = x\n"
+      "    z : Optional[int] = n\n"
+      "    if n > 2:\n"
+      "        z = 1\n"
+      "    else:\n"
+      "        z = 2\n"
       "    last : Optional[int] = None\n"
       "    for i in range(n):\n"
-      "        last = i\n"
+      "        last = i + z\n"
       "    return last\n");
   std::string g = c->graph("f");
-  EXPECT_TRUE(contains(g, ": Union(int, str) = prim::If(")) << g;
+  EXPECT_TRUE(contains(g, "%y : Union(int, str) = prim::If(")) << g;
+  EXPECT_TRUE(contains(g, " : int = prim::If(")) << g;
   EXPECT_TRUE(contains(g, ": int? = prim::Loop(")) << g;
 }
 

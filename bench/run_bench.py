@@ -222,8 +222,14 @@ def write_results(a, mach, rows, notes, lt_env):
         L.append("\n## Errors\n")
         L.extend(f"- {n}" for n in notes)
     text = "\n".join(L) + "\n"
-    pathlib.Path(a.out).write_text(text)
     print(text)
+    # keep the op benchmark's section (bench/run_op_bench.py writes it between its markers)
+    out = pathlib.Path(a.out)
+    old = out.read_text() if out.exists() else ""
+    begin, end = "<!-- op-bench:begin -->", "<!-- op-bench:end -->"
+    if begin in old and end in old:
+        text += "\n" + begin + old.split(begin, 1)[1].split(end, 1)[0] + end + "\n"
+    out.write_text(text)
 
 
 if __name__ == "__main__":

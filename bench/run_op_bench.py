@@ -316,8 +316,8 @@ def main():
     ap.add_argument("--out", default=REPO / "bench" / "RESULTS.md")
     ap.add_argument("--no-write", action="store_true", help="print the table, leave RESULTS.md alone")
     a = ap.parse_args()
-    build = pathlib.Path(a.build)
-    work = pathlib.Path(a.work) if a.work else build / "op-bench-cases"
+    build = pathlib.Path(a.build).resolve()
+    work = (pathlib.Path(a.work) if a.work else build / "op-bench-cases").resolve()
     load_start = os.getloadavg()[0]
     manifest = make_cases(work, a.ops)
     flags = open("/proc/cpuinfo").read()

@@ -282,17 +282,14 @@ void gluK(Stack& s) {
 template <class T, bool Log>
 void softmaxContig(const T* X, T* Y, int64_t outer, int64_t dimSize, int64_t inner) {
   if (inner == 1) {
-#pragma omp parallel for if (outer * dimSize > kGrainSize && outer > 1)
-    for (int64_t o = 0; o < outer; ++o) simd::softmaxRow(X + o * dimSize, Y + o * dimSize, dimSize, Log);
+    parallelFor(outer, outer * dimSize > kGrainSize,
+                [&](int64_t o) { simd::softmaxRow(X + o * dimSize, Y + o * dimSize, dimSize, Log); });
     return;
   }
-#pragma omp parallel if (outer * dimSize * inner > kGrainSize && outer > 1)
-  {
+  parallelFor(outer, outer * dimSize * inner > kGrainSize, [&](int64_t o) {
     std::vector<T> scratch(2 * inner);
-#pragma omp for
-    for (int64_t o = 0; o < outer; ++o)
-      simd::softmaxColumns(X + o * dimSize * inner, Y + o * dimSize * inner, dimSize, inner, Log, scratch.data());
-  }
+    simd::softmaxColumns(X + o * dimSize * inner, Y + o * dimSize * inner, dimSize, inner, Log, scratch.data());
+  });
 }
 
 template <bool Log>

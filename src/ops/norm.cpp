@@ -7,6 +7,7 @@
 
 #include "ops/kernel_args.h"
 #include "ops/operator.h"
+#include "ops/simd/vec_kernels.h"
 #include "tensor/tensor_iterator.h"
 
 namespace kindling {
@@ -211,23 +212,14 @@ void normalizeRows(const T* X, T* Y, int64_t rows, int64_t M, double eps, const 
   for (int64_t r = 0; r < rows; ++r) {
     const T* x = X + r * M;
     T* y = Y + r * M;
-    double s = 0;
-    for (int64_t j = 0; j < M; ++j) s += x[j];
-    const double mean = s / static_cast<double>(M);
-    double v = 0;
-    for (int64_t j = 0; j < M; ++j) {
-      const double d = x[j] - mean;
-      v += d * d;
-    }
+    // vectorized (ops/simd): mean and variance via simd::sum / sumSquaredDiff (double results), output as
+    // PyTorch computes it: (x * rstd - mean * rstd) * w + b in the row dtype
+    const double mean = simd::sum(x, M) / static_cast<double>(M);
+    const double v = simd::sumSquaredDiff(x, M, mean);
     const double rstd = 1.0 / std::sqrt(v / static_cast<double>(M) + eps);
     if (meanOut) meanOut[r] = mean;
     if (rstdOut) rstdOut[r] = rstd;
-    for (int64_t j = 0; j < M; ++j) {
-      double o = (x[j] - mean) * rstd;
-      if (w) o *= w[j];
-      if (b) o += b[j];
-      y[j] = static_cast<T>(o);
-    }
+    simd::affineRow(x, y, M, static_cast<T>(rstd), static_cast<T>(-mean * rstd), w, b);
   }
 }
 

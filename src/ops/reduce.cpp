@@ -163,10 +163,8 @@ Tensor sumLike(const Tensor& self, const IntArray& dims, bool keepdim, ScalarTyp
           Y[0] = static_cast<T>(parallelSum(X, inner) / div);
           return;
         }
-#pragma omp parallel for if (p.outer * inner > kGrainSize)
-        for (int64_t o = 0; o < p.outer; ++o) {
-          Y[o] = static_cast<T>(simd::sum(X + o * inner, inner) / div);
-        }
+        parallelFor(p.outer, p.outer * inner > kGrainSize,
+                    [&](int64_t o) { Y[o] = static_cast<T>(simd::sum(X + o * inner, inner) / div); });
         return;
       }
     }
@@ -216,8 +214,8 @@ std::pair<Tensor, Tensor> maxMinDim(const Tensor& self, const IntArray& dims, bo
     int64_t* I = wantIndices ? idx.data_ptr<int64_t>() : nullptr;
     if constexpr (std::is_floating_point_v<T>) {
       if (!wantIndices) {  // values only (amax/amin, max()/min()): vectorized, NaN wins
-#pragma omp parallel for if (p.outer * p.inner > kGrainSize && p.outer > 1)
-        for (int64_t o = 0; o < p.outer; ++o) V[o] = simd::maxMin(X + o * p.inner, p.inner, Max);
+        parallelFor(p.outer, p.outer * p.inner > kGrainSize,
+                    [&](int64_t o) { V[o] = simd::maxMin(X + o * p.inner, p.inner, Max); });
         return;
       }
     }
@@ -333,13 +331,12 @@ Tensor varStd(const Tensor& self, const IntArray& dims, int64_t correction, bool
       const T* X = p.rows.data_ptr<T>();
       T* Y = out.data_ptr<T>();
       const double denom = std::max(0.0, static_cast<double>(p.inner - correction));
-#pragma omp parallel for if (p.outer * p.inner > kGrainSize && p.outer > 1)
-      for (int64_t o = 0; o < p.outer; ++o) {
+      parallelFor(p.outer, p.outer * p.inner > kGrainSize, [&](int64_t o) {
         const T* r = X + o * p.inner;
         const double m = simd::sum(r, p.inner) / static_cast<double>(p.inner);
         const double v = simd::sumSquaredDiff(r, p.inner, m) / denom;  // 0/0 = nan, as PyTorch
         Y[o] = static_cast<T>(takeSqrt ? std::sqrt(v) : v);
-      }
+      });
     });
     return out;
   }

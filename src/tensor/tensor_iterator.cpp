@@ -2,6 +2,9 @@
 #include "tensor/tensor_iterator.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
 
 namespace kindling {
 
@@ -22,38 +25,67 @@ TensorIterator& TensorIterator::addOutput(const Tensor& out) {
   return *this;
 }
 
+TensorIterator::Operand& TensorIterator::pushInput() {
+  KD_CHECK(nin_ + 1 < kMaxOperands, "TensorIterator: too many operands");
+  return inputs_[nin_++];
+}
+
 TensorIterator& TensorIterator::addInput(const Tensor& t, bool wrappedNumber) {
   KD_CHECK(t.defined(), "TensorIterator: undefined input tensor");
-  Operand op;
+  Operand& op = pushInput();
   op.t = t;
   op.wrapped = wrappedNumber;
-  inputs_.push_back(std::move(op));
   return *this;
 }
 
 TensorIterator& TensorIterator::addInputNoCast(const Tensor& t) {
   addInput(t, false);
-  inputs_.back().noCast = true;
+  inputs_[nin_ - 1].noCast = true;
   return *this;
 }
 
 TensorIterator& TensorIterator::addInput(const Scalar& s) {
-  Operand op;
+  Operand& op = pushInput();
   op.isScalar = true;
   op.wrapped = true;
   op.s = s;
-  inputs_.push_back(std::move(op));
   return *this;
 }
 
+bool TensorIterator::writeScalar(int k, const Scalar& s) {
+  void* dst = scalarBuf_[k];
+  switch (compute_) {
+    case ScalarType::Double: {
+      const double v = s.toDouble();
+      std::memcpy(dst, &v, sizeof v);
+      return true;
+    }
+    case ScalarType::Float: {
+      const double v = s.toDouble();
+      if (std::isfinite(v) && std::fabs(v) > static_cast<double>(std::numeric_limits<float>::max())) return false;
+      const float f = static_cast<float>(v);
+      std::memcpy(dst, &f, sizeof f);
+      return true;
+    }
+    case ScalarType::Long: {
+      if (!s.isIntegral()) return false;
+      const int64_t v = s.toLong();
+      std::memcpy(dst, &v, sizeof v);
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
 TensorIterator& TensorIterator::build() {
-  KD_CHECK(inputs_.size() + 1 <= static_cast<size_t>(kMaxOperands), "TensorIterator: too many operands");
   // 1. dtypes
   if (fixedCompute_ != ScalarType::Undefined) {
     common_ = fixedCompute_;
   } else if (promoteInputs_) {
     ResultTypeState st;
-    for (const auto& op : inputs_) {
+    for (int i = 0; i < nin_; ++i) {
+      const Operand& op = inputs_[i];
       if (op.noCast) continue;
       if (op.isScalar) st.add(op.s);
       else st.add(op.t, op.wrapped);
@@ -61,7 +93,8 @@ TensorIterator& TensorIterator::build() {
     common_ = st.result();
   } else {
     common_ = ScalarType::Undefined;
-    for (const auto& op : inputs_) {
+    for (int i = 0; i < nin_; ++i) {
+      const Operand& op = inputs_[i];
       if (op.isScalar || op.noCast) continue;
       if (common_ == ScalarType::Undefined) common_ = op.t.dtype();
       KD_CHECK(op.t.dtype() == common_, "expected all inputs to have the same dtype, but got {} and {}",
@@ -69,8 +102,8 @@ TensorIterator& TensorIterator::build() {
     }
     if (common_ == ScalarType::Undefined) {
       ResultTypeState st;
-      for (const auto& op : inputs_)
-        if (op.isScalar) st.add(op.s);
+      for (int i = 0; i < nin_; ++i)
+        if (inputs_[i].isScalar) st.add(inputs_[i].s);
       common_ = st.result();
     }
   }
@@ -80,10 +113,25 @@ TensorIterator& TensorIterator::build() {
 
   // 2. shape
   {
-    std::vector<const IntArray*> shapes;
-    IntArray empty;
-    for (const auto& op : inputs_) shapes.push_back(op.isScalar ? &empty : &op.t.sizes());
-    shape_ = shapes.empty() ? IntArray{} : inferSizeN(shapes);
+    // Python scalars are 0-dim: they never change the broadcast shape. Equal shapes need no broadcasting.
+    const IntArray* first = nullptr;
+    bool same = true;
+    for (int i = 0; i < nin_; ++i) {
+      if (inputs_[i].isScalar) continue;
+      const IntArray& sz = inputs_[i].t.sizes();
+      if (!first) first = &sz;
+      else if (sz != *first) same = false;
+    }
+    if (!first) {
+      shape_.clear();
+    } else if (same) {
+      shape_ = *first;
+    } else {
+      std::vector<const IntArray*> shapes;
+      for (int i = 0; i < nin_; ++i)
+        if (!inputs_[i].isScalar) shapes.push_back(&inputs_[i].t.sizes());
+      shape_ = inferSizeN(shapes);
+    }
   }
   numel_ = 1;
   for (int64_t s : shape_) numel_ *= s;
@@ -104,12 +152,12 @@ TensorIterator& TensorIterator::build() {
   finalDtype_ = resultDtype;
 
   // 4. inputs in the compute dtype
-  loopIn_.clear();
-  for (const auto& op : inputs_) {
-    if (op.isScalar) loopIn_.push_back(Tensor::full({}, op.s, compute_));
-    else if (op.noCast) loopIn_.push_back(op.t);
-    else if (op.t.dtype() != compute_) loopIn_.push_back(op.t.to(compute_));
-    else loopIn_.push_back(op.t);
+  for (int i = 0; i < nin_; ++i) {
+    const Operand& op = inputs_[i];
+    if (op.isScalar) loopIn_[i] = writeScalar(i + 1, op.s) ? Tensor() : Tensor::full({}, op.s, compute_);
+    else if (op.noCast) loopIn_[i] = op.t;
+    else if (op.t.dtype() != compute_) loopIn_[i] = op.t.to(compute_);
+    else loopIn_[i] = op.t;
   }
   prepareLayout();
   return *this;
@@ -127,7 +175,8 @@ bool TensorIterator::isChannelsLast4d(const Tensor& t) {
 Tensor TensorIterator::allocateOutput(ScalarType dt) const {
   // PyTorch keeps a channels_last input's layout for elementwise results.
   if (shape_.size() == 4) {
-    for (const auto& op : inputs_) {
+    for (int i = 0; i < nin_; ++i) {
+      const Operand& op = inputs_[i];
       if (op.isScalar || op.t.sizes() != shape_) continue;
       if (isChannelsLast4d(op.t)) {
         const IntArray& s = shape_;
@@ -142,8 +191,11 @@ Tensor TensorIterator::allocateOutput(ScalarType dt) const {
 void TensorIterator::prepareLayout() {
   const int nops = 1 + ninputs();
   const int nd = static_cast<int>(shape_.size());
-  // byte strides per operand over the broadcast shape
-  std::vector<std::vector<int64_t>> st(nd, std::vector<int64_t>(nops, 0));
+  KD_CHECK(nd <= kMaxDims, "TensorIterator: too many dimensions ({})", nd);
+  // byte strides per operand over the broadcast shape (0 for broadcast dims and scalar operands)
+  int64_t st[kMaxDims][kMaxOperands];
+  for (int d = 0; d < nd; ++d)
+    for (int k = 0; k < nops; ++k) st[d][k] = 0;
   auto fill = [&](int k, const Tensor& t) {
     const int td = static_cast<int>(t.dim());
     const int64_t es = static_cast<int64_t>(t.element_size());
@@ -154,30 +206,41 @@ void TensorIterator::prepareLayout() {
     base_[k] = static_cast<char*>(t.data_ptr());
   };
   fill(0, loopOutTensor_);
-  for (int i = 0; i < ninputs(); ++i) fill(i + 1, loopIn_[i]);
+  for (int i = 0; i < ninputs(); ++i) {
+    if (loopIn_[i].defined()) fill(i + 1, loopIn_[i]);
+    else base_[i + 1] = nullptr;  // scalarBuf_[i + 1], addressed in forEach
+  }
   // iterate dims in the output's memory order (outermost first): drop size-1 dims, stable-sort the rest by
-  // decreasing output stride, then coalesce adjacent dims (outer into inner) when all operands allow it
-  std::vector<int> order;
-  for (int d = 0; d < nd; ++d)
-    if (shape_[d] != 1) order.push_back(d);
-  std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return st[x][0] > st[y][0]; });
-  sizes_.clear();
-  strides_.clear();
-  for (int d : order) {
-    if (!sizes_.empty()) {
+  // decreasing output stride (insertion sort: at most kMaxDims dims), then coalesce adjacent dims (outer
+  // into inner) when all operands allow it
+  int order[kMaxDims];
+  int no = 0;
+  for (int d = 0; d < nd; ++d) {
+    if (shape_[d] == 1) continue;
+    int j = no++;
+    while (j > 0 && st[order[j - 1]][0] < st[d][0]) {
+      order[j] = order[j - 1];
+      --j;
+    }
+    order[j] = d;
+  }
+  ndim_ = 0;
+  for (int oi = 0; oi < no; ++oi) {
+    const int d = order[oi];
+    if (ndim_ > 0) {
       const int64_t innerSize = shape_[d];
       bool ok = true;
-      for (int k = 0; k < nops && ok; ++k) ok = strides_.back()[k] == st[d][k] * innerSize;
+      for (int k = 0; k < nops && ok; ++k) ok = strides_[ndim_ - 1][k] == st[d][k] * innerSize;
       if (ok) {
-        sizes_.back() *= innerSize;
-        strides_.back() = st[d];
+        sizes_[ndim_ - 1] *= innerSize;
+        for (int k = 0; k < nops; ++k) strides_[ndim_ - 1][k] = st[d][k];
         continue;
       }
     }
-    sizes_.push_back(shape_[d]);
-    strides_.push_back(st[d]);
+    sizes_[ndim_] = shape_[d];
+    for (int k = 0; k < nops; ++k) strides_[ndim_][k] = st[d][k];
+    ++ndim_;
   }
-  KD_CHECK(sizes_.size() <= 16, "TensorIterator: too many dimensions ({})", sizes_.size());
 }
 
 void TensorIterator::finish() {

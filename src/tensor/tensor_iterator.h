@@ -10,6 +10,11 @@
 //      coalescing, contiguous operands collapse to a single run, so kernels see raw pointers and a length
 //      and their loops auto-vectorize. Runs are spread over OpenMP threads above kGrainSize elements.
 //
+// Per-op cost matters for small tensors (the interpreter runs one op per node): operands, strides and the
+// coalesced iteration space live in fixed-size arrays inside the iterator, Python-scalar operands are
+// written into an inline buffer instead of a 0-dim tensor, and same-shape inputs skip the broadcast
+// computation, so building an iterator allocates nothing but the output.
+//
 // Half and BFloat16 compute in float (as PyTorch's opmath): inputs are upcast and the result is rounded
 // back into the output.
 //
@@ -35,6 +40,7 @@ constexpr int64_t kGrainSize = 32768;
 class TensorIterator {
  public:
   static constexpr int kMaxOperands = 8;
+  static constexpr int kMaxDims = 25;  // as ATen
 
   /// The output: undefined → allocated with the broadcast shape; defined → written (in-place or out=).
   TensorIterator& addOutput(const Tensor& out);
@@ -67,7 +73,7 @@ class TensorIterator {
   ScalarType loopOutputDtype() const { return loopOut_; }
   const IntArray& shape() const { return shape_; }
   int64_t numel() const { return numel_; }
-  int ninputs() const { return static_cast<int>(inputs_.size()); }
+  int ninputs() const { return nin_; }
 
   /// Runs `loop(char** data, const int64_t* strides, int64_t n)` over all elements (parallel when large),
   /// then writes back into the user's output if a temporary was used.
@@ -88,8 +94,13 @@ class TensorIterator {
   void finish();
   Tensor allocateOutput(ScalarType dt) const;
   static bool isChannelsLast4d(const Tensor& t);
+  /// Writes `s` converted to the compute dtype into scalarBuf_[k]; false when it needs the checked
+  /// conversion of Tensor::fill_ (out-of-range values, unusual dtypes).
+  bool writeScalar(int k, const Scalar& s);
+  Operand& pushInput();
 
-  std::vector<Operand> inputs_;
+  Operand inputs_[kMaxOperands - 1];
+  int nin_ = 0;
   Tensor userOut_;
   bool hasOutput_ = false;
   bool promoteInputs_ = true, intToFloat_ = false, upcastHalf_ = true;
@@ -98,12 +109,15 @@ class TensorIterator {
   ScalarType finalDtype_ = ScalarType::Undefined;  // dtype of an allocated output
   IntArray shape_;
   int64_t numel_ = 0;
-  Tensor loopOutTensor_;          // what the loop writes (the user's output or a temporary)
-  std::vector<Tensor> loopIn_;    // inputs as the loop reads them
-  // Coalesced iteration space: sizes (innermost last) and byte strides per operand.
-  std::vector<int64_t> sizes_;
-  std::vector<std::vector<int64_t>> strides_;  // [dim][operand]
-  char* base_[kMaxOperands] = {};
+  Tensor loopOutTensor_;                // what the loop writes (the user's output or a temporary)
+  Tensor loopIn_[kMaxOperands - 1];     // tensor inputs as the loop reads them (undefined for scalars)
+  alignas(16) unsigned char scalarBuf_[kMaxOperands][16] = {};  // scalar inputs in the compute dtype
+  // Coalesced iteration space: ndim_ sizes (innermost last) and byte strides per operand.
+  int ndim_ = 0;
+  int64_t sizes_[kMaxDims] = {};
+  int64_t strides_[kMaxDims][kMaxOperands] = {};  // [dim][operand]
+  char* base_[kMaxOperands] = {};       // operand data; null for scalars held in scalarBuf_ (the iterator
+                                        // may be moved after build(), so their address is taken in forEach)
 };
 
 // ---------------------------------------------------------------------------------------------------
@@ -112,8 +126,10 @@ class TensorIterator {
 template <class Loop>
 void TensorIterator::forEach(Loop&& loop) {
   const int nops = 1 + ninputs();
+  char* base[kMaxOperands];
+  for (int k = 0; k < nops; ++k) base[k] = base_[k] ? base_[k] : reinterpret_cast<char*>(scalarBuf_[k]);
   if (numel_ > 0) {
-    const int nd = static_cast<int>(sizes_.size());
+    const int nd = ndim_;
     if (nd <= 1) {
       const int64_t n = numel_;
       int64_t st[kMaxOperands];
@@ -121,7 +137,7 @@ void TensorIterator::forEach(Loop&& loop) {
       const int nthreads = n >= kGrainSize ? std::min<int64_t>(omp_get_max_threads(), n / (kGrainSize / 2)) : 1;
       if (nthreads <= 1) {
         char* data[kMaxOperands];
-        for (int k = 0; k < nops; ++k) data[k] = base_[k];
+        for (int k = 0; k < nops; ++k) data[k] = base[k];
         loop(data, st, n);
       } else {
 #pragma omp parallel num_threads(nthreads)
@@ -131,7 +147,7 @@ void TensorIterator::forEach(Loop&& loop) {
           const int64_t begin = tid * chunk, end = std::min(n, begin + chunk);
           if (begin < end) {
             char* data[kMaxOperands];
-            for (int k = 0; k < nops; ++k) data[k] = base_[k] + begin * st[k];
+            for (int k = 0; k < nops; ++k) data[k] = base[k] + begin * st[k];
             loop(data, st, end - begin);
           }
         }
@@ -144,7 +160,7 @@ void TensorIterator::forEach(Loop&& loop) {
       for (int k = 0; k < nops; ++k) st[k] = strides_[nd - 1][k];
       auto runRange = [&](int64_t begin, int64_t end) {
         // multi-index of `begin` over dims 0..nd-2
-        int64_t idx[16];
+        int64_t idx[kMaxDims];
         int64_t rem = begin;
         for (int d = nd - 2; d >= 0; --d) {
           idx[d] = rem % sizes_[d];
@@ -153,7 +169,7 @@ void TensorIterator::forEach(Loop&& loop) {
         char* data[kMaxOperands];
         for (int64_t o = begin; o < end; ++o) {
           for (int k = 0; k < nops; ++k) {
-            char* p = base_[k];
+            char* p = base[k];
             for (int d = 0; d < nd - 1; ++d) p += idx[d] * strides_[d][k];
             data[k] = p;
           }

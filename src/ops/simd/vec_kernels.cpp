@@ -45,6 +45,7 @@ KD_SLEEF_FUNCS(KD_SLEEF_DECL_ISA)
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "ops/simd/vec_kernels.h"
 
@@ -108,6 +109,26 @@ inline T scalarBinary(T a, T b) {
   else return (std::isnan(a) || std::isnan(b)) ? std::numeric_limits<T>::quiet_NaN() : (a < b ? a : b);
 }
 
+template <class T>
+HWY_NOINLINE void affineRowLoop(const T* x, T* y, int64_t n, T scale, T shift, const T* w, const T* b) {
+  const hn::ScalableTag<T> d;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+  const auto vs = hn::Set(d, scale), vt = hn::Set(d, shift);
+  int64_t i = 0;
+  for (; i + N <= n; i += N) {
+    auto v = hn::Add(hn::Mul(hn::LoadU(d, x + i), vs), vt);
+    if (w) v = hn::Mul(v, hn::LoadU(d, w + i));
+    if (b) v = hn::Add(v, hn::LoadU(d, b + i));
+    hn::StoreU(v, d, y + i);
+  }
+  for (; i < n; ++i) {
+    T v = x[i] * scale + shift;
+    if (w) v = v * w[i];
+    if (b) v = v + b[i];
+    y[i] = v;
+  }
+}
+
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX2 || HWY_TARGET == HWY_SSE4
 #define KD_HAVE_SLEEF 1
 #else
@@ -139,6 +160,28 @@ KD_SLEEF_FUNCS(KD_SLEEF_WRAP)
 #undef KD_SF
 #undef KD_SD
 
+// erf for float as PyTorch 1.13's Vectorized<float>::erf: Abramowitz & Stegun 7.1.26 (|error| < 1.5e-7)
+// with SLEEF's exp; torch.erf and gelu on float tensors use it. Doubles use SLEEF's erf (u10), as PyTorch.
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V erfFloat(D d, V x) {
+  using T = hn::TFromD<D>;
+  const V one = hn::Set(d, T(1));
+  const V t = hn::Div(one, hn::MulAdd(hn::Set(d, T(0.3275911f)), hn::Abs(x), one));
+  V r = hn::MulAdd(hn::Set(d, T(1.061405429f)), t, hn::Set(d, T(-1.453152027f)));
+  r = hn::MulAdd(r, t, hn::Set(d, T(1.421413741f)));
+  r = hn::MulAdd(r, t, hn::Set(d, T(-0.284496736f)));
+  r = hn::MulAdd(r, t, hn::Set(d, T(0.254829592f)));
+  const V e = S_exp(hn::Neg(hn::Mul(x, x)));
+  const V y = hn::MulAdd(hn::Mul(hn::Neg(e), t), r, one);  // 1 - r t exp(-x^2), in [0, 1]
+  return hn::CopySign(y, x);
+}
+
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE V erfAny(D d, V x) {
+  if constexpr (std::is_same_v<hn::TFromD<D>, float>) return erfFloat(d, x);
+  else return S_erf(x);
+}
+
 template <int OP, class D, class V = hn::Vec<D>>
 HWY_INLINE V vecUnary(D d, V x) {
   using T = hn::TFromD<D>;
@@ -163,7 +206,7 @@ HWY_INLINE V vecUnary(D d, V x) {
   else if constexpr (op == Unary::Asinh) return S_asinh(x);
   else if constexpr (op == Unary::Acosh) return S_acosh(x);
   else if constexpr (op == Unary::Atanh) return S_atanh(x);
-  else if constexpr (op == Unary::Erf) return S_erf(x);
+  else if constexpr (op == Unary::Erf) return erfAny(d, x);
   else if constexpr (op == Unary::Erfc) return S_erfc(x);
   else if constexpr (op == Unary::Lgamma) return S_lgamma(x);
   else if constexpr (op == Unary::Sqrt) return hn::Sqrt(x);
@@ -175,7 +218,7 @@ HWY_INLINE V vecUnary(D d, V x) {
   else if constexpr (op == Unary::Silu) return hn::Div(x, hn::Add(one, S_exp(hn::Neg(x))));
   else if constexpr (op == Unary::GeluErf) {
     const V half = hn::Set(d, T(0.5));
-    const V e = S_erf(hn::Mul(x, hn::Set(d, T(M_SQRT1_2))));
+    const V e = erfAny(d, hn::Mul(x, hn::Set(d, T(M_SQRT1_2))));
     return hn::Mul(hn::Mul(x, half), hn::Add(one, e));
   } else if constexpr (op == Unary::GeluTanh) {
     const V kBeta = hn::Set(d, T(M_SQRT2 * M_2_SQRTPI * 0.5)), kKappa = hn::Set(d, T(0.044715));
@@ -325,6 +368,27 @@ struct Widen<double> {
 
 template <class T>
 HWY_NOINLINE double sumLoop(const T* HWY_RESTRICT x, int64_t n) {
+  if constexpr (std::is_same_v<T, float>) {
+    // Blocks of 64 vectors summed in float (four accumulators: each lane adds 16 values), block totals
+    // added in double: as accurate as a double accumulator for any practical n, at float speed.
+    const hn::ScalableTag<float> d;
+    const int64_t N = static_cast<int64_t>(hn::Lanes(d));
+    double total = 0;
+    int64_t i = 0;
+    while (i + 4 * N <= n) {
+      const int64_t end = std::min(n, i + 64 * N);
+      auto a0 = hn::Zero(d), a1 = hn::Zero(d), a2 = hn::Zero(d), a3 = hn::Zero(d);
+      for (; i + 4 * N <= end; i += 4 * N) {
+        a0 = hn::Add(a0, hn::LoadU(d, x + i));
+        a1 = hn::Add(a1, hn::LoadU(d, x + i + N));
+        a2 = hn::Add(a2, hn::LoadU(d, x + i + 2 * N));
+        a3 = hn::Add(a3, hn::LoadU(d, x + i + 3 * N));
+      }
+      total += static_cast<double>(hn::GetLane(hn::SumOfLanes(d, hn::Add(hn::Add(a0, a1), hn::Add(a2, a3)))));
+    }
+    for (; i < n; ++i) total += static_cast<double>(x[i]);
+    return total;
+  }
   const hn::ScalableTag<double> dd;
   const int64_t step = Widen<T>::lanes();  // elements per (lo, hi) pair
   auto a0 = hn::Zero(dd), a1 = hn::Zero(dd), a2 = hn::Zero(dd), a3 = hn::Zero(dd);
@@ -655,6 +719,8 @@ void SoftmaxRowF32(const float* x, float* y, int64_t n, bool log) { softmaxRowLo
 void SoftmaxRowF64(const double* x, double* y, int64_t n, bool log) { softmaxRowLoop<double>(x, y, n, log); }
 void SoftmaxColsF32(const float* x, float* y, int64_t d, int64_t inner, bool log, float* s) { softmaxColumnsLoop<float>(x, y, d, inner, log, s); }
 void SoftmaxColsF64(const double* x, double* y, int64_t d, int64_t inner, bool log, double* s) { softmaxColumnsLoop<double>(x, y, d, inner, log, s); }
+void AffineRowF32(const float* x, float* y, int64_t n, float s, float t, const float* w, const float* b) { affineRowLoop<float>(x, y, n, s, t, w, b); }
+void AffineRowF64(const double* x, double* y, int64_t n, double s, double t, const double* w, const double* b) { affineRowLoop<double>(x, y, n, s, t, w, b); }
 int64_t TargetId() { return HWY_TARGET; }
 
 }  // namespace HWY_NAMESPACE
@@ -682,6 +748,8 @@ HWY_EXPORT(SoftmaxRowF32);
 HWY_EXPORT(SoftmaxRowF64);
 HWY_EXPORT(SoftmaxColsF32);
 HWY_EXPORT(SoftmaxColsF64);
+HWY_EXPORT(AffineRowF32);
+HWY_EXPORT(AffineRowF64);
 HWY_EXPORT(TargetId);
 
 void unary(Unary op, const float* x, float* y, int64_t n) { HWY_DYNAMIC_DISPATCH(UnaryF32)(static_cast<int>(op), x, y, n); }
@@ -713,6 +781,13 @@ void softmaxColumns(const float* x, float* y, int64_t dimSize, int64_t inner, bo
 }
 void softmaxColumns(const double* x, double* y, int64_t dimSize, int64_t inner, bool log, double* scratch) {
   HWY_DYNAMIC_DISPATCH(SoftmaxColsF64)(x, y, dimSize, inner, log, scratch);
+}
+
+void affineRow(const float* x, float* y, int64_t n, float scale, float shift, const float* w, const float* b) {
+  HWY_DYNAMIC_DISPATCH(AffineRowF32)(x, y, n, scale, shift, w, b);
+}
+void affineRow(const double* x, double* y, int64_t n, double scale, double shift, const double* w, const double* b) {
+  HWY_DYNAMIC_DISPATCH(AffineRowF64)(x, y, n, scale, shift, w, b);
 }
 
 std::vector<std::string> availableTargets() {

@@ -99,3 +99,20 @@ inline bool tryBinary(TensorIterator& it, Binary op) {
 }
 
 }  // namespace kindling::simd
+
+namespace kindling {
+
+/// for i in [0, n): f(i), over OpenMP threads when `parallel` (and more than one thread is allowed), else
+/// inline: a `#pragma omp parallel for if(...)` that is false still pays for an OpenMP region, which
+/// dominates kernels on small tensors.
+template <class F>
+void parallelFor(int64_t n, bool parallel, F&& f) {
+  if (!parallel || n < 2 || omp_get_max_threads() == 1) {
+    for (int64_t i = 0; i < n; ++i) f(i);
+    return;
+  }
+#pragma omp parallel for
+  for (int64_t i = 0; i < n; ++i) f(i);
+}
+
+}  // namespace kindling

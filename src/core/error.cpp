@@ -44,6 +44,10 @@ std::string SourceRange::highlight() const {
   if (end - start == str.size()) return str;  // the whole file: print it as is
   size_t rangeEnd = std::min(end, str.size());
   if (start > str.size()) return "";
+  // A range that ends in blank lines or trailing spaces (a statement followed by its block's dedent) is
+  // highlighted up to its last visible character, so the "<--- HERE" marker lands on a line.
+  while (rangeEnd > start + 1 && (str[rangeEnd - 1] == '\n' || str[rangeEnd - 1] == ' ' || str[rangeEnd - 1] == '\r'))
+    --rangeEnd;
 
   size_t beginLine = start, endLine = rangeEnd;
   while (beginLine > 0 && str[beginLine - 1] != '\n') --beginLine;

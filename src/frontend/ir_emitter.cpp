@@ -1,4 +1,5 @@
 #include "frontend/ir_emitter.h"
+#include "frontend/emit_fork.h"
 
 #include <limits>
 
@@ -540,7 +541,14 @@ void FunctionEmitter::emitDef(const DefStmt& def, const FunctionSchema& schema, 
 
   BlockExit ex = emitStatements(def.body);
   Value* result = nullptr;
+  // As PyTorch (handleMaybeNoReturn): a function annotated with a return type other than None must
+  // return (or raise) on every path; loops never count as returning.
+  bool annotatedNotNone = (def.returnType || !def.typeComment.empty()) && declaredReturn_ &&
+                          declaredReturn_->kind() != TypeKind::None;
   if (auto r = env_->findQuiet("$return")) {
+    if (!ex.exits && annotatedNotNone)
+      throw CompileError("Function was not annotated as having type None, but does not return along all paths",
+                         def.range);
     result = r->asValue(def.range, *this);
   } else {
     if (ex.exits && !ex.returns) {
@@ -551,7 +559,7 @@ void FunctionEmitter::emitDef(const DefStmt& def, const FunctionSchema& schema, 
       u->output()->setType(t);
       result = u->output();
     } else {
-      if (declaredReturn_ && !NoneType()->isSubtypeOf(declaredReturn_))
+      if (annotatedNotNone)
         throw CompileError("Function was not annotated as having type None, but does not return along all paths",
                            def.range);
       result = insertConstant(IValue(), def.range);
@@ -582,6 +590,21 @@ void FunctionEmitter::emitDef(const DefStmt& def, const FunctionSchema& schema, 
 }
 
 // ====================================================================== statements
+
+namespace {
+// As PyTorch's emitReturn for functions without a return annotation: each return must unify with the
+// ones before it; the error marks the return that breaks it.
+void checkReturnUnifies(const std::vector<TypePtr>& previous, const TypePtr& t, const SourceRange& loc) {
+  if (previous.empty()) return;
+  TypePtr acc = previous[0];
+  for (size_t i = 1; i < previous.size(); ++i)
+    if (auto u = unifyTypes(acc, previous[i])) acc = *u;
+  if (!unifyTypes(acc, t))
+    throw CompileError("Previous return statement returned a value of type " + typeNameForMsg(acc) +
+                           " but this return statement returns a value of type " + typeNameForMsg(t),
+                       loc);
+}
+}  // namespace
 
 FunctionEmitter::BlockExit FunctionEmitter::emitStatements(const StmtList& stmts) {
   BlockExit ex;
@@ -660,6 +683,7 @@ FunctionEmitter::BlockExit FunctionEmitter::emitStatement(const StmtPtr& s, cons
                                    " but is actually of type " + typeNameForMsg(v->type()),
                                s->range);
         } else {
+          checkReturnUnifies(returnTypes_, v->type(), s->range);
           returnTypes_.push_back(v->type());
         }
         env_->table["$loop_return"] = std::make_shared<SimpleValue>(v);
@@ -689,12 +713,20 @@ FunctionEmitter::BlockExit FunctionEmitter::emitStatement(const StmtPtr& s, cons
     }
     case StmtKind::Delete: emitDelete(s->as<DeleteStmt>()); return ex;
     case StmtKind::With: emitWith(s->as<WithStmt>()); return ex;
-    case StmtKind::Def: throw CompileError("nested function definitions are not supported in TorchScript", s->range);
+    case StmtKind::Def:
+      if (ctx_.archiveMode) {  // a closure of archive code: `def __forked_function(): ...` (frontend/emit_fork.h)
+        auto def = std::static_pointer_cast<const DefStmt>(s);
+        env_->table[def->name] = std::make_shared<ClosureValue>(def);
+        return ex;
+      }
+      // as PyTorch, marking the `def` keyword
+      throw CompileError("function definitions aren't supported", SourceRange(s->range.source, s->range.start, s->range.start + 3));
     case StmtKind::Class: throw CompileError("class definitions are only supported at the top level", s->range);
     case StmtKind::Global: throw CompileError("'global' statements are not supported in TorchScript", s->range);
     case StmtKind::Nonlocal: throw CompileError("'nonlocal' statements are not supported in TorchScript", s->range);
     case StmtKind::Import: throw CompileError("import statements are only supported at the top level", s->range);
-    case StmtKind::Try: throw CompileError("try blocks aren't supported", s->range);
+    case StmtKind::Try:  // PyTorch marks the `try` keyword
+      throw CompileError("try blocks aren't supported", SourceRange(s->range.source, s->range.start, s->range.start + 3));
   }
   return ex;
 }
@@ -815,9 +847,12 @@ void FunctionEmitter::emitAssignTarget(const ExprPtr& target, const SugaredValue
       auto outputs = value->asTuple(loc, *this, starIdx == elts.size() ? std::optional<size_t>(elts.size()) : std::nullopt);
       if (starIdx == elts.size()) {
         if (outputs.size() != elts.size())
-          throw CompileError(std::string(outputs.size() < elts.size() ? "need " : "too many values to unpack: need ") +
-                                 std::to_string(elts.size()) + " values to unpack but found " +
-                                 std::to_string(outputs.size()),
+          // PyTorch's wording (ir_emitter.cpp emitTupleAssign)
+          throw CompileError(outputs.size() < elts.size()
+                                 ? "need " + std::to_string(elts.size()) + " values to unpack but found only " +
+                                       std::to_string(outputs.size())
+                                 : "too many values to unpack: need " + std::to_string(elts.size()) + " but found " +
+                                       std::to_string(outputs.size()),
                              loc);
         for (size_t i = 0; i < elts.size(); ++i) emitAssignTarget(elts[i], outputs[i], loc, nullptr);
       } else {
@@ -933,6 +968,8 @@ void FunctionEmitter::emitAugAssign(const AugAssignStmt& s) {
         return;
       }
       if (sub.subscripts.size() != 1) throw CompileError("unsupported augmented assignment target", target->range);
+      if (container->type()->kind() != TypeKind::List && container->type()->kind() != TypeKind::Dict)
+        throw CompileError(container->type()->annotationStr() + " does not support augmented assignment.", s.range);
       Value* idx = emitExpr(sub.subscripts[0]);
       Value* cur = builtinCallValue(target->range, "aten::__getitem__", {NamedValue(sub.value->range, container), NamedValue(sub.subscripts[0]->range, idx)});
       Value* out = combine(cur, false);
@@ -1076,7 +1113,7 @@ FunctionEmitter::BlockExit FunctionEmitter::emitIfBranches(const CondValue& cond
       env_->table.erase(name);
       env_->errors[name] = "Type mismatch: " + name + " is set to type " + typeNameForMsg(ts->value->type()) +
                            " in the true branch and type " + typeNameForMsg(fs->value->type()) +
-                           " in the false branch";
+                           " in the false branch:\n" + loc.highlight() + "and was used here";
       continue;
     }
     addOutput(name, ts->value, fs->value, *unified);
@@ -1211,7 +1248,8 @@ void FunctionEmitter::emitUnrolledFor(const ForStmt& s, const std::vector<Sugare
 }
 
 void FunctionEmitter::emitFor(const ForStmt& s) {
-  if (!s.orelse.empty()) throw CompileError("else branches of for loops aren't supported", s.range);
+  if (!s.orelse.empty()) throw CompileError("else branches of for loops aren't supported",
+                                           SourceRange(s.range.source, s.range.start, s.range.start + 3));
   SugaredValuePtr it = emitSugaredExpr(s.iter);
   const SourceRange& loc = s.range;
   std::vector<std::string> targetNames;
@@ -1286,7 +1324,8 @@ void FunctionEmitter::emitFor(const ForStmt& s) {
 }
 
 void FunctionEmitter::emitWhile(const WhileStmt& s) {
-  if (!s.orelse.empty()) throw CompileError("else branches of while loops aren't supported", s.range);
+  if (!s.orelse.empty()) throw CompileError("else branches of while loops aren't supported",
+                                           SourceRange(s.range.source, s.range.start, s.range.start + 5));
   Value* trip = insertConstant(IValue(int64_t(INT64_MAX)), s.range);
   emitLoop(s.range, trip, s.test, [](Value*) {}, s.body, {});
 }
@@ -1368,7 +1407,10 @@ void FunctionEmitter::emitAssert(const AssertStmt& s) {
 void FunctionEmitter::emitReturn(const ReturnStmt& s) {
   Value* v = s.value ? emitExpr(s.value, declaredReturn_) : insertConstant(IValue(), s.range);
   bool synthesized = s.value && s.value->kind == ExprKind::Name && s.value->as<NameExpr>().id == "$loop_return";
-  if (inferring_ && !synthesized) returnTypes_.push_back(v->type());
+  if (inferring_ && !synthesized) {
+    checkReturnUnifies(returnTypes_, v->type(), s.range);
+    returnTypes_.push_back(v->type());
+  }
   if (declaredReturn_) {
     v = tryConvertToType(s.range, graph_, declaredReturn_, v, true, *registry_);
     if (!v->type()->isSubtypeOf(declaredReturn_))
@@ -1548,6 +1590,7 @@ SugaredValuePtr FunctionEmitter::lookupName(const NameExpr& n) {
   if (id == "math") return std::make_shared<BuiltinModule>("math");
   if (ctx_.archiveMode) {
     if (id == "ops") return std::make_shared<BuiltinModule>("ops");
+    if (id == "fork") return std::make_shared<SpecialFormValue>("fork");
     if (id == "__torch__") return std::make_shared<QualifiedNamespace>("__torch__");
     if (id == "CONSTANTS") return std::make_shared<ConstantTableValue>();
     // PyTorch's code printer writes non-finite floats as bare names (`torch.mul(x, inf)`), and its
@@ -1626,6 +1669,21 @@ SugaredValuePtr FunctionEmitter::emitSpecialForm(const SpecialFormValue& f, cons
                              " positional arguments but got " + std::to_string(c.args.size()),
                          loc);
   };
+  if (form == "fork") {
+    // torch.jit.fork(fn, *args, **kwargs), or fork(closure) in archive code (frontend/emit_fork.h)
+    if (c.args.empty()) throw CompileError("Expected at least one argument to fork()", loc);
+    SugaredValuePtr forked = emitSugaredExpr(c.args[0], 1);
+    if (auto* closure = dynamic_cast<ClosureValue*>(forked.get())) {
+      if (c.args.size() != 1 || !c.keywords.empty())
+        throw CompileError("fork() of a closure takes no further arguments", loc);
+      const ExprPtr& body = closure->returnedExpr(loc);
+      return emitFork(*this, loc, [&] { return emitExpr(body); });
+    }
+    std::vector<ExprPtr> rest(c.args.begin() + 1, c.args.end());
+    std::vector<NamedValue> args = emitArgs(rest);
+    std::vector<NamedValue> kwargs = emitKwargs(c.keywords);
+    return emitFork(*this, loc, [&] { return forked->call(loc, *this, args, kwargs, 1)->asValue(loc, *this); });
+  }
   if (form == "__new__") {
     // C.__new__(C) in archive code: an uninitialized object (its __init__ is called next)
     Node* n = graph_.insert(prim::CreateObject, {}, 1);
@@ -1892,8 +1950,9 @@ CondValue FunctionEmitter::emitCondExpr(const ExprPtr& e) {
     if (cst->isBool()) out.staticValue = cst->toBool();
   }
   out.value = emitToBool(e->range, v);
-  (void)out.staticValue;
-  out.staticValue.reset();  // constants in conditions are not folded at emission (as PyTorch)
+  // As PyTorch's emitCondExpr ("MetaCompile on boolean literals and constants"): a condition that is a
+  // bool prim::Constant (a literal, a variable bound to one, torch.jit.is_scripting()) is static: only
+  // the taken branch is emitted and type-checked.
   return out;
 }
 
@@ -2199,10 +2258,18 @@ Value* FunctionEmitter::emitListLiteral(const SequenceExpr& e, const TypePtr& ty
     elemType = elemHint;
     for (size_t i = 0; i < vs.size(); ++i) {
       vs[i] = tryConvertToType(e.elts[i]->range, graph_, elemHint, vs[i], true, *registry_);
-      if (!vs[i]->type()->isSubtypeOf(elemHint))
-        throw CompileError("List type annotation `" + hint->annotationStr() + "` did not match the types of the given list elements, which were " +
-                               vs[i]->type()->annotationStr(),
+      if (!vs[i]->type()->isSubtypeOf(elemHint)) {
+        // as PyTorch: name the elements' unified type
+        TypePtr unified = vs[0]->type();
+        for (size_t j = 1; j < vs.size() && unified; ++j) {
+          auto u = unifyTypes(unified, vs[j]->type());
+          unified = u ? *u : nullptr;
+        }
+        throw CompileError("List type annotation `" + hint->annotationStr() +
+                               "` did not match the types of the given list elements, which were unified to " +
+                               (unified ? unified : vs[i]->type())->annotationStr(),
                            e.range);
+      }
     }
   } else if (vs.empty()) {
     elemType = TensorType();

@@ -22,8 +22,10 @@
 //     constants (`Final`) folded to prim::Constant;
 //   - values get debug names from variable names ("x", then PyTorch renames older ones to "x.1"), and
 //     every node the range of the expression it came from.
-// Not supported yet: torch.jit.fork/wait, interfaces, @property, @torch.jit.ignore (an error: it needs
-// Python), NamedTuple field defaults.
+// torch.jit.fork is emitted by frontend/emit_fork.h (prim::fork with a subgraph); torch.jit.wait is the
+// aten::wait operator.
+// Not supported yet: interfaces, @property, @torch.jit.ignore (an error: it needs Python), NamedTuple
+// field defaults.
 // PyTorch's exact value-name suffixes (it names parameters "%x.1" because of its Load/Store SSA pass)
 // are not reproduced: names match up to those suffixes.
 #pragma once

@@ -174,7 +174,9 @@ SugaredValuePtr SimpleValue::attr(const SourceRange& loc, FunctionEmitter& m, co
     if (ct->findMethod(field)) return std::make_shared<MethodValue>(value, field);
     if (ct->isModule())
       throw CompileError("Module '" + ct->name() + "' has no attribute '" + field + "' ", loc);
-    throw CompileError("Tried to access nonexistent attribute or method '" + field + "' of type '" + ct->str() + "'.",
+    // PyTorch's SimpleValue::attr wording for classes
+    throw CompileError("'" + ct->str() + "' object has no attribute or method '" + field +
+                           "'. Did you forget to initialize an attribute in __init__()?",
                        loc);
   }
   if (t->kind() == TypeKind::Tensor) {
@@ -379,6 +381,7 @@ SugaredValuePtr BuiltinModule::attr(const SourceRange& loc, FunctionEmitter& m, 
       });
     if (field == "_unwrap_optional") return std::make_shared<BuiltinFunction>("aten::_unwrap_optional");
     if (field == "wait") return std::make_shared<BuiltinFunction>("aten::wait");
+    if (field == "fork") return std::make_shared<SpecialFormValue>("fork");  // frontend/emit_fork.h
     throw CompileError("torch.jit." + field + " is not supported", loc);
   }
   if (name == "torch.nn") {

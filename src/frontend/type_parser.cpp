@@ -78,7 +78,12 @@ TypePtr TypeParser::parse(const ExprPtr& e, bool* isFinal) const {
       } catch (const CompileError&) {
         throw CompileError("Unknown type annotation '" + e->as<StrExpr>().value + "'", e->range);
       }
-      return parse(inner, isFinal);
+      try {
+        return parse(inner, isFinal);
+      } catch (const CompileError& err) {
+        // the inner expression's ranges point into the string: report at the string literal (as PyTorch)
+        throw CompileError(err.message(), e->range);
+      }
     }
     case ExprKind::BinOp: {
       // PEP 604: int | None

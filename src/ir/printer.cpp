@@ -1,5 +1,6 @@
 // Graph printer in PyTorch's format (see ir/printer.h).
 #include "ir/printer.h"
+#include "ir/subgraph.h"
 
 #include <cmath>
 #include <cstdio>
@@ -143,23 +144,33 @@ static void printValueList(std::ostream& out, const std::vector<Value*>& vs, boo
   }
 }
 
-static void printNode(std::ostream& out, const Node* n, size_t indent, bool locs);
+// `groups` collects nodes with a subgraph (prim::fork): they print as "prim::fork_<i>" and their graphs
+// follow the main graph as "with prim::fork_<i> = graph(...)" (PyTorch's Node::print / Graph::print).
+using SubgraphNodes = std::vector<const Node*>;
+static void printNode(std::ostream& out, const Node* n, size_t indent, bool locs, SubgraphNodes* groups = nullptr);
 
-static void printBlock(std::ostream& out, const Block* b, size_t index, size_t indent, bool locs) {
+static void printBlock(std::ostream& out, const Block* b, size_t index, size_t indent, bool locs, SubgraphNodes* groups) {
   out << std::string(indent, ' ') << "block" << index << "(";
   printValueList(out, b->inputs(), true);
   out << "):\n";
-  for (Node* n : *b) printNode(out, n, indent + 2, locs);
+  for (Node* n : *b) printNode(out, n, indent + 2, locs, groups);
   out << std::string(indent + 2, ' ') << "-> (";
   printValueList(out, b->outputs(), false);
   out << ")\n";
 }
 
-static void printNode(std::ostream& out, const Node* n, size_t indent, bool locs) {
+static void printNode(std::ostream& out, const Node* n, size_t indent, bool locs, SubgraphNodes* groups) {
   out << std::string(indent, ' ');
   printValueList(out, n->outputs(), true);
   out << " = " << n->kind().toQualString();
-  const auto& names = n->attributeNames();
+  bool hasSubgraph = subgraphOf(n) != nullptr;
+  if (hasSubgraph && groups) {
+    out << "_" << groups->size();
+    groups->push_back(n);
+  }
+  std::vector<std::string> names;
+  for (const std::string& a : n->attributeNames())
+    if (!isSubgraphAttribute(n, a)) names.push_back(a);
   if (!names.empty()) {
     out << "[";
     for (size_t i = 0; i < names.size(); ++i) {
@@ -176,7 +187,7 @@ static void printNode(std::ostream& out, const Node* n, size_t indent, bool locs
     if (!loc.empty()) out << " # " << loc;
   }
   out << "\n";
-  for (size_t i = 0; i < n->blocks().size(); ++i) printBlock(out, n->blocks()[i], i, indent + 2, locs);
+  for (size_t i = 0; i < n->blocks().size(); ++i) printBlock(out, n->blocks()[i], i, indent + 2, locs, groups);
 }
 
 std::string nodeToString(const Node* n, size_t indent, bool printSourceLocations) {
@@ -194,10 +205,14 @@ std::string Graph::toString(bool printSourceLocations) const {
     out << "%" << ins[i]->debugName() << " : " << typeString(ins[i]);
   }
   out << "):\n";
-  for (Node* n : *block_) printNode(out, n, 2, printSourceLocations);
+  SubgraphNodes groups;
+  for (Node* n : *block_) printNode(out, n, 2, printSourceLocations, &groups);
   out << "  return (";
   printValueList(out, outputs(), false);
   out << ")\n";
+  for (size_t i = 0; i < groups.size(); ++i)
+    out << "with " << groups[i]->kind().toQualString() << "_" << i << " = "
+        << subgraphOf(groups[i])->toString(printSourceLocations);
   return out.str();
 }
 

@@ -31,6 +31,7 @@ __attribute__((weak)) void registerTensorPrimOps(OperatorRegistry& r);
 __attribute__((weak)) void registerRnnOps(OperatorRegistry& r);
 __attribute__((weak)) void registerTorchvisionOps(OperatorRegistry& r);
 __attribute__((weak)) void registerAttentionOps(OperatorRegistry& r);
+__attribute__((weak)) void registerFutureOps(OperatorRegistry& r);
 __attribute__((weak)) void registerMathExtraOps(OperatorRegistry& r);    // math_extra.cpp
 __attribute__((weak)) void registerReduceExtraOps(OperatorRegistry& r);  // reduce_extra.cpp
 __attribute__((weak)) void registerRandomOps(OperatorRegistry& r);       // random.cpp
@@ -47,6 +48,7 @@ OperatorRegistry* buildGlobal() {
       registerNormOps,        registerActivationOps, registerPrimScalarOps, registerPrimListOps,
       registerPrimStringOps,  registerPrimDictOps,   registerTensorPrimOps,
       registerRnnOps,         registerTorchvisionOps, registerAttentionOps,
+      registerFutureOps,
       registerMathExtraOps,   registerReduceExtraOps, registerRandomOps,
   };
   for (FamilyFn f : families)

@@ -15,6 +15,9 @@
 #include <unordered_map>
 
 #include "ir/operator_matching.h"
+#include "ir/subgraph.h"
+#include "runtime/future.h"
+#include "runtime/thread_pool.h"
 #include "tensor/tensor.h"
 
 namespace kindling {
@@ -56,6 +59,8 @@ enum class OpCode : uint8_t {
   CAST,              // unchecked_cast / no-op copies
   ENUM_NAME,
   ENUM_VALUE,
+  FORK,              // aux code: the forked subgraph, run on the inter-op pool → out[0] Future
+  WAIT,              // in[0] Future → out[0] its value (blocks; runtime/future.h)
   NOP,
   RET,
 };
@@ -66,7 +71,7 @@ const char* opName(OpCode c) {
                                 "TUPLE_UNPACK", "TUPLE_INDEX", "TUPLE_SLICE", "LIST_CONSTRUCT", "LIST_UNPACK",
                                 "DICT_CONSTRUCT", "CREATE_OBJECT", "UNINITIALIZED", "ISINSTANCE", "RAISE",
                                 "PRINT", "NUM_TO_TENSOR", "DEVICE", "DTYPE", "IS", "ISNOT", "NOT", "CAST", "ENUM_NAME", "ENUM_VALUE",
-                                "NOP", "RET"};
+                                "FORK", "WAIT", "NOP", "RET"};
   return names[static_cast<int>(c)];
 }
 
@@ -90,6 +95,7 @@ struct Instr {
 };
 
 struct Aux {
+  std::shared_ptr<Code> code;  // FORK: the compiled subgraph
   TypePtr type;
   TypePtr type2;
   std::vector<TypePtr> types;
@@ -406,6 +412,9 @@ struct Code::Impl {
       emitMoves(fin, fdst, n);
       return;
     }
+    // aten::wait blocks on the runtime Future (runtime/future.h), not through its registered kernel.
+    static const Symbol kWait = Symbol::fromQualString("aten::wait");
+    if (k == kWait) { emit(OpCode::WAIT, n); return; }
     // Operators resolved by the frontend (or parser) run as OP, whatever their kind.
     if (n->op()) {
       emitOperator(n, n->op());
@@ -531,6 +540,17 @@ struct Code::Impl {
     if (k == aten::__not__) { emit(OpCode::NOT, n); return; }
     if (k == prim::EnumName) { emit(OpCode::ENUM_NAME, n); return; }
     if (k == prim::EnumValue) { emit(OpCode::ENUM_VALUE, n); return; }
+    if (k == prim::fork) {
+      std::shared_ptr<Graph> sub = subgraphOf(n);
+      if (!sub) unsupported(n, "prim::fork without a subgraph");
+      const FutureType* ft = n->output()->type() ? n->output()->type()->cast<FutureType>() : nullptr;
+      Instr& in = emit(OpCode::FORK, n);
+      Aux a;
+      a.code = std::make_shared<Code>(sub, "<forked function>");
+      a.type = ft ? ft->elementType() : AnyType();
+      in.aux = addAux(std::move(a));
+      return;
+    }
     static const Symbol kUnwrap = Symbol::fromQualString("prim::unchecked_unwrap_optional");
     if (k == kUnwrap) { emit(OpCode::CAST, n); return; }
     std::string types;
@@ -884,6 +904,28 @@ void Code::Impl::run(Stack& stack) const {
           IValue e = take(a[0], regs, consts);
           const EnumHolder& h = *e.toEnum();
           store(regs, in, 0, in.op == OpCode::ENUM_NAME ? IValue(h.name) : h.value);
+          ++pc;
+          break;
+        }
+        case OpCode::FORK: {
+          // the forked call runs on the inter-op pool with its own copy of the captured values
+          std::vector<IValue> args;
+          args.reserve(in.nIn);
+          for (size_t i = 0; i < in.nIn; ++i) args.push_back(take(a[i], regs, consts));
+          const Aux& ax = aux[in.aux];
+          auto fut = makeIntrusive<Future>(ax.type);
+          fut->launch(interopPool(), [sub = ax.code, args = std::move(args)]() mutable {
+            Stack st(std::move(args));
+            sub->run(st);
+            return st.empty() ? IValue() : std::move(st.back());
+          });
+          store(regs, in, 0, IValue(IntrusivePtr<FutureValue>(std::move(fut))));
+          ++pc;
+          break;
+        }
+        case OpCode::WAIT: {
+          IValue f = take(a[0], regs, consts);
+          store(regs, in, 0, futureOf(f).waitValue());
           ++pc;
           break;
         }

@@ -1,0 +1,7 @@
+import torch
+from typing import List, Dict, Tuple, Optional
+
+
+def main(x: torch.Tensor) -> int:
+    del q
+    return 0

@@ -1,0 +1,7 @@
+import torch
+from typing import List, Dict, Tuple, Optional
+
+
+def main(x: torch.Tensor) -> int:
+    a = [1, 2, 3]
+    return a["0"]

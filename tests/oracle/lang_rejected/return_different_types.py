@@ -1,0 +1,8 @@
+import torch
+from typing import List, Dict, Tuple, Optional
+
+
+def main(x: torch.Tensor, c: bool):
+    if c:
+        return 1
+    return "one"

@@ -1,6 +1,7 @@
 #include "frontend/sugared_value.h"
 
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include "frontend/functional_library.h"
@@ -285,6 +286,16 @@ void SimpleValue::setAttr(const SourceRange& loc, FunctionEmitter& m, const std:
   if (slot < 0 && m.context().inferAttributesOf && m.context().inferAttributesOf.get() == ct) {
     // the attribute's type is the first value's type (`self.x = None` makes a NoneType attribute, as
     // PyTorch 1.13; `torch.jit.annotate(Optional[T], None)` makes an Optional[T] one)
+    std::function<bool(const TypePtr&)> containsSelf = [&](const TypePtr& t) {
+      if (t.get() == ct) return true;
+      for (const TypePtr& c : t->containedTypes())
+        if (containsSelf(c)) return true;
+      return false;
+    };
+    if (containsSelf(v->type()))
+      throw CompileError("Assignment to attribute '" + field + "' cannot be of a type that contains class '" +
+                             ct->str() + "'.\nClasses that recursively contain instances of themselves are not yet supported",
+                         loc);
     slot = static_cast<int>(m.context().inferAttributesOf->addAttribute(field, v->type()));
   }
   if (slot < 0) throw CompileError("Tried to set nonexistent attribute: " + field + ". Did you forget to initialize it in __init__()?", loc);

@@ -156,12 +156,6 @@ def static_method_constructor(c: float) -> Tuple[float, float]:
     return t.kelvin, t.celsius()
 
 
-class Node2:
-    def __init__(self, value: int, child: Optional["Node2"]):
-        self.value = value
-        self.child = child
-
-
 class Outer:
     def __init__(self, inner: Counter, scale: int):
         self.inner = inner
@@ -235,3 +229,46 @@ class Chain:
 # case: ([1, 2, 3],)
 def method_chaining(xs: List[int]) -> int:
     return Chain(xs).doubled().doubled().total()
+
+
+class Window:
+    def __init__(self, size: int, fill: float = 0.0):
+        self.size = size
+        self.values: List[float] = [fill] * size
+        self.pos = 0
+
+    def push(self, v: float, times: int = 1):
+        for _ in range(times):
+            self.values[self.pos] = v
+            self.pos = (self.pos + 1) % self.size
+
+    def mean(self) -> float:
+        return sum(self.values) / float(self.size)
+
+
+# case: (3,)
+def method_default_arguments(size: int) -> Tuple[float, List[float]]:
+    w = Window(size)
+    w.push(1.0)
+    w.push(4.0, times=2)
+    w2 = Window(2, fill=-1.0)
+    return w.mean(), w2.values
+
+
+class Vec2:
+    def __init__(self, x: float, y: float):
+        self.x = x
+        self.y = y
+
+    def __add__(self, other: "Vec2") -> "Vec2":
+        return Vec2(self.x + other.x, self.y + other.y)
+
+    def __eq__(self, other: "Vec2") -> bool:
+        return self.x == other.x and self.y == other.y
+
+
+# case: (1.0, 2.0)
+def operator_magic_methods(x: float, y: float) -> Tuple[float, float, bool, bool]:
+    a = Vec2(x, y)
+    b = a + Vec2(0.5, 0.5)
+    return b.x, b.y, a == Vec2(x, y), a == b

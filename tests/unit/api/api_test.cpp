@@ -5,6 +5,7 @@
 
 #include "ops/schema_parser.h"
 #include "tensor/tensor.h"
+#include "test_util.h"
 
 namespace kindling {
 namespace {
@@ -56,6 +57,30 @@ TEST(Api, Threads) {
 }
 
 TEST(Api, LoadMissingFile) { EXPECT_THROW(jit::load("/nonexistent/model.pt"), LoadError); }
+
+TEST(Api, SaveAndLoadWithExtraFiles) {
+  std::string path = testing::scratchPath("api_extra.py");
+  testing::writeFile(path, "import torch\ndef f(x: torch.Tensor) -> torch.Tensor:\n    return x * 2\n");
+  std::string dir = testing::scratchPath("");
+  std::string src = dir + "api_src.pt";
+  ASSERT_EQ(testing::runPython("import torch\n"
+                               "class M(torch.nn.Module):\n"
+                               "    def forward(self, x):\n"
+                               "        return x + 1\n"
+                               "torch.jit.save(torch.jit.script(M()), '" + src + "', _extra_files={'a.txt': 'A'})\n"),
+            0);
+  ExtraFilesMap files{{"a.txt", ""}, {"missing", "as given"}};
+  jit::Module m = jit::load(src, files);
+  EXPECT_EQ(files.at("a.txt"), "A");
+  EXPECT_EQ(files.at("missing"), "as given");  // libtorch leaves absent keys alone
+  std::string out = dir + "api_out.pt";
+  m.save(out, {{"b.txt", "B"}});
+  ExtraFilesMap back{{"b.txt", ""}};
+  jit::Module m2 = jit::load(out, Device{}, back);
+  EXPECT_EQ(back.at("b.txt"), "B");
+  EXPECT_EQ(m2.forward({IValue(Tensor::zeros({2}))}).toTensor().doubleAt(0), 1.0);
+  EXPECT_THROW(jit::load(out, Device{DeviceType::CUDA, 0}, back), UsageError);
+}
 
 }  // namespace
 }  // namespace kindling

@@ -241,7 +241,8 @@ class EnumType : public Type {
   EnumType(std::string qualName, TypePtr valueType) : Type(TypeKind::Enum), qualName_(std::move(qualName)), valueType_(std::move(valueType)) {}
   const std::string& qualName() const { return qualName_; }
   const TypePtr& valueType() const { return valueType_; }
-  std::string str() const override { return qualName_; }
+  std::string str() const override { return "Enum<" + qualName_ + ">"; }  // graph spelling, as c10
+  std::string annotationStr() const override { return qualName_; }
   bool equals(const Type& o) const override;
   std::vector<std::pair<std::string, std::shared_ptr<IValue>>> members;
  private:

@@ -436,8 +436,7 @@ SugaredValuePtr FunctionEmitter::packOutputs(const std::vector<Value*>& outs, co
 }
 
 Value* FunctionEmitter::createTuple(const std::vector<Value*>& elems, const SourceRange& loc) {
-  Node* n = graph_.insert(prim::TupleConstruct, elems, 1);
-  n->setSourceRange(loc);
+  Node* n = graph_.insert(prim::TupleConstruct, elems, 1);  // no source range, as PyTorch's createTuple
   std::vector<TypePtr> types;
   for (Value* v : elems) types.push_back(v->type());
   n->output()->setType(TupleType::create(std::move(types)));
@@ -445,8 +444,7 @@ Value* FunctionEmitter::createTuple(const std::vector<Value*>& elems, const Sour
 }
 
 Value* FunctionEmitter::createList(const TypePtr& elemType, const std::vector<Value*>& elems, const SourceRange& loc) {
-  Node* n = graph_.insert(prim::ListConstruct, elems, 1);
-  n->setSourceRange(loc);
+  Node* n = graph_.insert(prim::ListConstruct, elems, 1);  // no source range, as PyTorch's createList
   n->output()->setType(ListType::create(elemType));
   return n->output();
 }
@@ -2318,8 +2316,7 @@ Value* FunctionEmitter::emitDictLiteral(const DictExpr& e, const TypePtr& typeHi
     kt = StringType();
     vt = TensorType();
   }
-  Node* n = graph_.insert(prim::DictConstruct, inputs, 1);
-  n->setSourceRange(e.range);
+  Node* n = graph_.insert(prim::DictConstruct, inputs, 1);  // no source range, as PyTorch's createDict
   n->output()->setType(DictType::create(kt, vt));
   return n->output();
 }
@@ -2328,8 +2325,7 @@ Value* FunctionEmitter::emitListComprehension(const ComprehensionExpr& e, const 
   if (e.generators.size() != 1) throw CompileError("List comprehensions with multiple for clauses are not supported", e.range);
   const Comprehension& g = e.generators[0];
   if (!g.ifs.empty()) throw CompileError("Comprehension ifs are not supported yet", e.range);
-  Node* ln = graph_.insert(prim::ListConstruct, {}, 1);
-  ln->setSourceRange(e.range);
+  Node* ln = graph_.insert(prim::ListConstruct, {}, 1);  // no source range, as PyTorch's createList
   Value* list = ln->output();
   bool typeSet = false;
   if (typeHint && typeHint->kind() == TypeKind::List) {
@@ -2405,8 +2401,7 @@ Value* FunctionEmitter::emitDictComprehension(const ComprehensionExpr& e, const 
   if (e.generators.size() != 1) throw CompileError("Dict comprehensions with multiple for clauses are not supported", e.range);
   const Comprehension& g = e.generators[0];
   if (!g.ifs.empty()) throw CompileError("Comprehension ifs are not supported yet", e.range);
-  Node* dn = graph_.insert(prim::DictConstruct, {}, 1);
-  dn->setSourceRange(e.range);
+  Node* dn = graph_.insert(prim::DictConstruct, {}, 1);  // no source range, as PyTorch's createDict
   Value* dict = dn->output();
   bool typeSet = typeHint && typeHint->kind() == TypeKind::Dict;
   dict->setType(typeSet ? typeHint : DictType::create(StringType(), TensorType()));

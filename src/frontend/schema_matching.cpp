@@ -163,8 +163,8 @@ Value* insertConversion(const SourceRange& loc, Graph& graph, const char* op, Va
 }
 
 Value* createList(Graph& graph, const SourceRange& loc, const TypePtr& elemType, const std::vector<Value*>& elems) {
-  Node* n = graph.insert(prim::ListConstruct, elems, 1);
-  n->setSourceRange(loc);
+  Node* n = graph.insert(prim::ListConstruct, elems, 1);  // no source range, as PyTorch's createList
+  (void)loc;
   n->output()->setType(ListType::create(elemType));
   return n->output();
 }

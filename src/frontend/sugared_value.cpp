@@ -470,8 +470,7 @@ SugaredValuePtr ClassValue::call(const SourceRange& loc, FunctionEmitter& m, con
     }
     auto [idx, matched] = matchSchemas({&s}, loc, m.graph(), args, kwargs, std::nullopt, m.registry());
     (void)idx;
-    Node* n = m.graph().insert(prim::TupleConstruct, matched.inputs, 1);
-    n->setSourceRange(loc);
+    Node* n = m.graph().insert(prim::TupleConstruct, matched.inputs, 1);  // no source range, as PyTorch
     n->output()->setType(type);
     return simple(n->output());
   }

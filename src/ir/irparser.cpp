@@ -66,6 +66,7 @@ class Parser {
   Graph& g_;
   const IRParserOptions& opts_;
   std::unordered_map<std::string, Value*> env_;
+  std::unordered_map<std::string, TypePtr> enums_;  // Enum<...> types the resolver does not know
 
   [[noreturn]] void fail(const std::string& msg) const {
     size_t line = 1, col = 1;
@@ -243,7 +244,7 @@ class Parser {
         {"MemoryFormat", MemoryFormatType}, {"Generator", GeneratorType}, {"Storage", StorageType},
         {"Capsule", CapsuleType}, {"complex", ComplexType}, {"Stream", StreamType}, {"QScheme", QSchemeType},
         {"AnyListType", AnyListType}, {"AnyTupleType", AnyTupleType}, {"AnyClassType", AnyClassType},
-        {"AnyEnumType", AnyEnumType}};
+        {"AnyEnumType", AnyEnumType}, {"list", AnyListType}, {"tuple", AnyTupleType}};
     auto it = leaf.find(id);
     if (it != leaf.end()) return it->second();
     static const char* tensorNames[] = {"Float", "Double", "Half", "BFloat16", "Long", "Int", "Short", "Char",
@@ -255,6 +256,17 @@ class Parser {
       }
     }
     if (id == "Function") return AnyType();  // replaced by FunctionType(fn) for named constants
+    if (id == "Enum" && peek() == '<') {  // Enum<__torch__.Color>
+      ++p_;
+      std::string q = parseQualIdent();
+      expect('>');
+      if (opts_.resolveType) {
+        if (TypePtr t = opts_.resolveType(q); t && t->kind() == TypeKind::Enum) return t;
+      }
+      auto& e = enums_[q];
+      if (!e) e = std::make_shared<EnumType>(q, IntType());  // unknown enum: members by name only
+      return e;
+    }
     if (opts_.resolveType) {
       if (TypePtr t = opts_.resolveType(id)) return t;
     }
@@ -422,6 +434,16 @@ class Parser {
         std::vector<IValue> e;
         for (size_t i = 0; i < xs.size(); ++i) e.push_back(i < ets.size() ? convert(xs[i], ets[i]) : xs[i]);
         return IValue(makeIntrusive<TupleValue>(std::move(e), t->cast<TupleType>()->qualName() ? t : nullptr));
+      }
+      case TypeKind::Enum: {  // value=__torch__.Color.RED
+        if (!raw.isString()) return raw;
+        const std::string& full = raw.toStringRef();
+        std::string name = full.substr(full.rfind('.') + 1);
+        auto et = std::static_pointer_cast<const EnumType>(t);
+        IValue value;
+        for (const auto& m : et->members)
+          if (m.first == name && m.second) value = *m.second;
+        return IValue(makeIntrusive<EnumHolder>(et, name, value));
       }
       case TypeKind::Tensor:
         return raw;

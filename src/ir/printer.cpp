@@ -111,7 +111,7 @@ std::string graphValueString(const IValue& v) {
     }
     case IValue::Tag::Enum: {
       const auto& e = *v.toEnum();
-      return "Enum<" + (e.type ? e.type->qualName() : std::string("?")) + "." + e.name + ">";
+      return (e.type ? e.type->qualName() : std::string("?")) + "." + e.name;  // as print(fn.graph) shows it
     }
     case IValue::Tag::Object: return "<" + v.toObjectRef().type->qualName() + " object>";
     default: return std::string("<") + v.tagName() + ">";

@@ -377,6 +377,8 @@ class PythonPrinterImpl {
   std::unordered_set<const Node*> inlined_;
   std::unordered_map<const Node*, int64_t> splitVisited_;
   std::unordered_set<const Type*> depSeen_;
+  std::unordered_set<const Value*> annotatedUnions_;  // Union/Optional variables already annotated
+  std::unordered_set<const Value*> aliases_;          // loop body inputs: other names for the loop outputs
 
   // ------------------------------------------------------------------ dependencies
   void addDependency(const TypePtr& t) {
@@ -500,14 +502,32 @@ class PythonPrinterImpl {
   void printAssignment(const std::vector<Value*>& lhs, const std::vector<Value*>& rhs, size_t from = 0) {
     if (lhs.size() <= from) return;
     indent();
-    body += valueList(lhs, from) + " = " + valueList(rhs, from) + "\n";
+    body += valueList(lhs, from);
+    // A single Union/Optional variable keeps its type: annotated at its first assignment (not in tuple
+    // assignments, which Python cannot annotate; not for loop variables, which alias the loop's outputs).
+    if (lhs.size() - from == 1) {
+      Value* v = lhs[from];
+      TypeKind k = v->type()->kind();
+      if ((k == TypeKind::Union || k == TypeKind::Optional) && !aliases_.count(v) && annotatedUnions_.insert(v).second)
+        body += " : " + v->type()->annotationStr();
+    }
+    body += " = " + valueList(rhs, from) + "\n";
+  }
+
+  // The type the reader gives a printed value: a None constant reads as NoneType whatever its IR type.
+  static const Type& printedType(const Value* v) {
+    if (v->node()->kind() == prim::Constant) {
+      std::optional<IValue> c = v->constantValue();
+      if (c && c->isNone() && v->type()->kind() != TypeKind::Function) return *NoneType();
+    }
+    return *v->type();
   }
 
   void printAnnotatedAssignment(const std::vector<Value*>& lhs, const std::vector<Value*>& rhs) {
     for (size_t i = 0; i < lhs.size(); ++i) {
       indent();
       body += useOf(lhs[i]);
-      if (!lhs[i]->type()->equals(*rhs[i]->type())) body += ": " + lhs[i]->type()->annotationStr();
+      if (!lhs[i]->type()->equals(printedType(rhs[i]))) body += ": " + lhs[i]->type()->annotationStr();
       body += " = " + useOf(rhs[i]) + "\n";
     }
   }
@@ -548,7 +568,10 @@ class PythonPrinterImpl {
     std::vector<Value*> carriedOut = n->outputs();
     std::vector<Value*> carriedIn(n->inputs().begin() + 2, n->inputs().end());
     assignNames(carriedOut);
-    for (size_t i = 0; i < carriedOut.size(); ++i) names_[body_->inputs()[i + 1]] = useOf(carriedOut[i]);
+    for (size_t i = 0; i < carriedOut.size(); ++i) {
+      names_[body_->inputs()[i + 1]] = useOf(carriedOut[i]);
+      aliases_.insert(body_->inputs()[i + 1]);
+    }
     printAnnotatedAssignment(carriedOut, carriedIn);
     assignNames({trip});
     if (counted) {
@@ -750,7 +773,12 @@ class PythonPrinterImpl {
   std::string printRHS(Node* n) {
     Symbol k = n->kind();
     const std::string& q = k.toQualString();
-    if (k == prim::Uninitialized) return "uninitialized(" + n->output(0)->type()->annotationStr() + ")";
+    if (k == prim::Uninitialized) {
+      // NoneType has one value: PyTorch's importer treats NoneType values as the constant None (an
+      // uninitialized(NoneType) fails its constant propagation), so print that value.
+      if (n->output(0)->type()->kind() == TypeKind::None) return "None";
+      return "uninitialized(" + n->output(0)->type()->annotationStr() + ")";
+    }
     if (k == prim::Constant) {
       Value* out = n->output(0);
       if (const auto* ft = out->type()->cast<FunctionType>()) {
@@ -835,8 +863,12 @@ class PythonPrinterImpl {
                useOf(in) + "))";
       return opName(k) + "(" + useOf(in) + ")";
     }
-    if (k == prim::unchecked_cast || q == "prim::unchecked_unwrap_optional")
+    if (k == prim::unchecked_cast || q == "prim::unchecked_unwrap_optional") {
+      // A value refined to NoneType is None (PyTorch's refinement inserts the constant; its importer
+      // cannot constant-propagate an unchecked_cast to NoneType).
+      if (n->output(0)->type()->kind() == TypeKind::None) return "None";
       return "unchecked_cast(" + n->output(0)->type()->annotationStr() + ", " + useOf(n->input(0)) + ")";
+    }
     if (k == prim::isinstance) {
       std::string s = "isinstance(" + useOf(n->input(0)) + ", ";
       const auto& ts = n->tys("types");

@@ -116,3 +116,25 @@ TEST(IrParserTest, FunctionConstantsResolveTheCallee) {
 
 }  // namespace
 }  // namespace kindling
+
+namespace kindling {
+namespace {
+
+// From print(torch.jit.script(f).graph) in PyTorch 1.13 for `def f(c: Color) -> bool: return c == Color.RED`
+// (class Color(Enum): RED = 1): enum types print as Enum<qualified name>, enum constants as qualname.NAME.
+TEST(IrParserTest, EnumTypesAndConstants) {
+  const std::string text =
+      "graph(%c.1 : Enum<__torch__.Color>):\n"
+      "  %1 : Enum<__torch__.Color> = prim::Constant[value=__torch__.Color.RED]()\n"
+      "  %2 : bool = aten::eq(%c.1, %1)\n"
+      "  return (%2)\n";
+  auto g = parseIR(text);
+  EXPECT_EQ(canonicalNumbers(g->toString()), canonicalNumbers(text));
+  std::optional<IValue> v = (*g->block()->begin())->output()->constantValue();
+  ASSERT_TRUE(v && v->isEnum());
+  EXPECT_EQ(v->toEnum()->name, "RED");
+  EXPECT_EQ(g->inputs()[0]->type()->annotationStr(), "__torch__.Color");
+}
+
+}  // namespace
+}  // namespace kindling

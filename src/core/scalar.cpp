@@ -79,7 +79,7 @@ std::string torchscriptFloatStr(double d) {
     auto i = static_cast<int64_t>(d);
     if (static_cast<double>(i) == d) return std::to_string(i) + ".";
   }
-  if (std::isnan(d)) return "nan";
+  if (std::isnan(d)) return std::signbit(d) ? "-nan" : "nan";  // as std::ostream prints (inf - inf is -nan on x86)
   if (std::isinf(d)) return d < 0 ? "-inf" : "inf";
   return fmt::format("{:.17g}", d);
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <set>
 
+#include "frontend/iteration.h"
 #include "frontend/parser.h"
 
 namespace kindling {
@@ -199,24 +200,6 @@ const char* binOpAten(BinOpKind k) {
   return "";
 }
 
-const char* inplaceAten(BinOpKind k) {
-  switch (k) {
-    case BinOpKind::Add: return "aten::add_";
-    case BinOpKind::Sub: return "aten::sub_";
-    case BinOpKind::Mul: return "aten::mul_";
-    case BinOpKind::Div: return "aten::div_";
-    case BinOpKind::FloorDiv: return "aten::floor_divide_";
-    case BinOpKind::Mod: return "aten::remainder_";
-    case BinOpKind::Pow: return "aten::pow_";
-    case BinOpKind::LShift: return "aten::__ilshift__";
-    case BinOpKind::RShift: return "aten::__irshift__";
-    case BinOpKind::BitAnd: return "aten::__iand__";
-    case BinOpKind::BitOr: return "aten::__ior__";
-    case BinOpKind::BitXor: return "aten::__ixor__";
-    default: return nullptr;
-  }
-}
-
 const char* cmpAten(CmpOpKind k) {
   switch (k) {
     case CmpOpKind::Eq: return "aten::eq";
@@ -312,8 +295,6 @@ IValue evalConstantExpr(const ExprPtr& e, const TypePtr& type) {
 
 // ====================================================================== schema of a def
 
-FunctionSchema schemaForDef(const DefStmt& def, const std::string& name, const TypePtr& selfType,
-                            const EmitContext& ctx) {
 // `BroadcastingList2[int]` or `Optional[BroadcastingList2[int]]` → 2 (torch/nn/functional.py's
 // annotations for arguments that take an int or a list of ints).
 static std::optional<int32_t> broadcastingListSize(const ExprPtr& e) {
@@ -333,6 +314,8 @@ static IValue broadcastDefault(const IValue& v, int32_t n) {
   return makeList(v.isInt() ? IntType() : FloatType(), std::vector<IValue>(static_cast<size_t>(n), v));
 }
 
+FunctionSchema schemaForDef(const DefStmt& def, const std::string& name, const TypePtr& selfType,
+                            const EmitContext& ctx) {
   TypeParser tp(ctx.resolver ? TypeResolver([r = ctx.resolver](const std::string& n, const SourceRange& l) {
                   return r->resolveType(n, l);
                 })
@@ -364,17 +347,17 @@ static IValue broadcastDefault(const IValue& v, int32_t n) {
       a.type = selfType;
     } else if (p.annotation) {
       a.type = tp.parse(p.annotation);
+      a.N = broadcastingListSize(p.annotation);
     } else if (!commentTypes.empty()) {
       a.type = tp.parse(commentTypes[commentIndex++]);
-      a.N = broadcastingListSize(p.annotation);
     } else {
       a.type = TensorType();
     }
     if (p.defaultValue) {
       IValue v = evalConstantExpr(p.defaultValue, a.type);
+      if (a.N && (v.isInt() || v.isDouble())) v = broadcastDefault(v, *a.N);
       if (!v.type()->isSubtypeOf(a.type) &&
           !(v.isList() && a.type->kind() == TypeKind::List) && !(v.isList() && a.type->kind() == TypeKind::Optional))
-      if (a.N && (v.isInt() || v.isDouble())) v = broadcastDefault(v, *a.N);
         throw CompileError("Expected a default value of type " + a.type->annotationStr() + " on parameter \"" +
                                p.name + "\"",
                            p.defaultValue->range);
@@ -928,17 +911,38 @@ void FunctionEmitter::emitSubscriptAssign(const SubscriptExpr& target, Value* rh
 
 void FunctionEmitter::emitAugAssign(const AugAssignStmt& s) {
   const ExprPtr& target = s.target;
+  // PyTorch's getAugOp: tensors and lists use the in-place variant where one exists (`|=` on a tensor
+  // is the out-of-place bitwise_or, `**=` is pow); `%=` is fmod (not Python's %), so `x %= 2` on an int
+  // gives a float; `//=` and `@=` are rejected by the Python frontend.
+  if (s.op == BinOpKind::FloorDiv || s.op == BinOpKind::MatMul)
+    throw CompileError(std::string("unsupported kind of augumented assignment: ") +
+                           (s.op == BinOpKind::FloorDiv ? "FloorDiv" : "MatMult"),
+                       s.range);
+  auto augOp = [&](const TypePtr& lt) -> const char* {
+    bool inplace = lt->kind() == TypeKind::Tensor || lt->kind() == TypeKind::List;
+    switch (s.op) {
+      case BinOpKind::Add: return inplace ? "aten::add_" : "aten::add";
+      case BinOpKind::Sub: return inplace ? "aten::sub_" : "aten::sub";
+      case BinOpKind::Div: return inplace ? "aten::div_" : "aten::div";
+      case BinOpKind::Mul: return inplace ? "aten::mul_" : "aten::mul";
+      case BinOpKind::Mod: return inplace ? "aten::fmod_" : "aten::fmod";
+      case BinOpKind::BitOr: return inplace ? "aten::bitwise_or" : "aten::__or__";
+      case BinOpKind::BitAnd: return inplace ? "aten::bitwise_and" : "aten::__and__";
+      case BinOpKind::BitXor: return inplace ? "aten::bitwise_xor" : "aten::__xor__";
+      case BinOpKind::LShift: return "aten::__lshift__";
+      case BinOpKind::RShift: return inplace ? "aten::__irshift__" : "aten::__rshift__";
+      case BinOpKind::Pow: return "aten::pow";
+      default: return nullptr;
+    }
+  };
   auto combine = [&](Value* lhs, bool allowInplace) -> Value* {
     Value* rhs = emitExpr(s.value);
     const TypePtr& lt = lhs->type();
     if (allowInplace && (lt->kind() == TypeKind::Tensor || lt->kind() == TypeKind::List)) {
-      const char* op = lt->kind() == TypeKind::List ? (s.op == BinOpKind::Add ? "aten::add_" : nullptr) : inplaceAten(s.op);
-      if (!op)
-        throw CompileError(std::string("Unsupported augmented assignment operator '") + binOpStr(s.op) + "=' for " +
-                               lt->annotationStr(),
-                           s.range);
-      return builtinCallValue(s.range, op, {NamedValue(target->range, lhs), NamedValue(s.value->range, rhs)});
+      return builtinCallValue(s.range, augOp(lt), {NamedValue(target->range, lhs), NamedValue(s.value->range, rhs)});
     }
+    if (s.op == BinOpKind::Mod || s.op == BinOpKind::Pow)
+      return builtinCallValue(s.range, augOp(lt), {NamedValue(target->range, lhs), NamedValue(s.value->range, rhs)});
     return emitBinOp(s.range, s.op, lhs, rhs, target->range, s.value->range);
   };
   switch (target->kind) {
@@ -970,7 +974,7 @@ void FunctionEmitter::emitAugAssign(const AugAssignStmt& s) {
         throw CompileError(container->type()->annotationStr() + " does not support augmented assignment.", s.range);
       Value* idx = emitExpr(sub.subscripts[0]);
       Value* cur = builtinCallValue(target->range, "aten::__getitem__", {NamedValue(sub.value->range, container), NamedValue(sub.subscripts[0]->range, idx)});
-      Value* out = combine(cur, false);
+      Value* out = combine(cur, true);  // getAugOp of the element type: tensors in place
       builtinCall(s.range, "aten::_set_item", {NamedValue(s.range, container), NamedValue(s.range, idx), NamedValue(s.range, out)});
       return;
     }
@@ -1256,68 +1260,15 @@ void FunctionEmitter::emitFor(const ForStmt& s) {
     collectTargetNames(s.target, t);
     targetNames.assign(t.begin(), t.end());
   }
-  if (auto* r = dynamic_cast<RangeValue*>(it.get())) {
-    Value* trip;
-    if (!r->start && !r->step) {
-      trip = r->end;
-    } else {
-      Value* start = r->start ? r->start : insertConstant(IValue(int64_t(0)), loc);
-      Value* step = r->step ? r->step : insertConstant(IValue(int64_t(1)), loc);
-      trip = builtinCallValue(loc, "aten::__range_length", {NamedValue(loc, start), NamedValue(loc, r->end), NamedValue(loc, step)});
-      r->start = start;
-      r->step = step;
-    }
-    emitLoop(loc, trip, nullptr, [&](Value* idx) {
-      Value* v = idx;
-      if (r->start && r->step)
-        v = builtinCallValue(loc, "aten::__derive_index", {NamedValue(loc, idx), NamedValue(loc, r->start), NamedValue(loc, r->step)});
-      emitAssignTarget(s.target, std::make_shared<SimpleValue>(v), loc, nullptr);
-    }, s.body, {});
-    return;
-  }
-  if (auto* t = dynamic_cast<IterableTree*>(it.get())) {
-    // enumerate / zip over non-unrolled iterables
-    std::vector<Value*> seqs;
-    for (auto& c : t->children) seqs.push_back(c->asValue(loc, *this));
-    auto lenOf = [&](Value* v) { return builtinCallValue(loc, "aten::len", {NamedValue(loc, v)}); };
-    Value* trip = lenOf(seqs[0]);
-    for (size_t i = 1; i < seqs.size(); ++i)
-      trip = builtinCallValue(loc, "prim::min", {NamedValue(loc, trip), NamedValue(loc, lenOf(seqs[i]))});
-    auto elemAt = [&](Value* seq, Value* idx) -> Value* {
-      if (seq->type()->kind() == TypeKind::Tensor)
-        return builtinCallValue(loc, "aten::select", {NamedValue(loc, seq), NamedValue(loc, insertConstant(IValue(int64_t(0)), loc)), NamedValue(loc, idx)});
-      return builtinCallValue(loc, "aten::__getitem__", {NamedValue(loc, seq), NamedValue(loc, idx)});
-    };
-    emitLoop(loc, trip, nullptr, [&](Value* idx) {
-      std::vector<SugaredValuePtr> elems;
-      if (t->what == "enumerate") {
-        Value* i = idx;
-        if (t->start) i = builtinCallValue(loc, "aten::add", {NamedValue(loc, idx), NamedValue(loc, t->start)});
-        elems.push_back(std::make_shared<SimpleValue>(i));
-      }
-      for (Value* sq : seqs) elems.push_back(std::make_shared<SimpleValue>(elemAt(sq, idx)));
-      emitAssignTarget(s.target, std::make_shared<SugaredTupleValue>(elems), loc, nullptr);
-    }, s.body, {});
-    return;
-  }
-  if (it->shouldUnroll()) {
+  if (it->shouldUnroll() && !dynamic_cast<IterableTree*>(it.get())) {
     emitUnrolledFor(s, it->asTuple(loc, *this));
     return;
   }
-  Value* seq = it->asValue(s.iter->range, *this);
-  const TypePtr& st = seq->type();
-  if (st->kind() == TypeKind::Dict) seq = builtinCallValue(loc, "aten::keys", {NamedValue(loc, seq)});
-  TypeKind k = seq->type()->kind();
-  if (k != TypeKind::List && k != TypeKind::Str && k != TypeKind::Tensor)
-    throw CompileError("'" + st->annotationStr() + "' object is not iterable", s.iter->range);
-  Value* trip = builtinCallValue(loc, "aten::len", {NamedValue(loc, seq)});
+  // range, enumerate/zip (nested in any combination), lists, strings, tensors, dicts (frontend/iteration.h)
+  IterPlan plan = planIteration(*this, s.iter->range, it);
+  Value* trip = iterationTripCount(*this, loc, plan);
   emitLoop(loc, trip, nullptr, [&](Value* idx) {
-    Value* e;
-    if (k == TypeKind::Tensor)
-      e = builtinCallValue(loc, "aten::select", {NamedValue(loc, seq), NamedValue(loc, insertConstant(IValue(int64_t(0)), loc)), NamedValue(loc, idx)});
-    else
-      e = builtinCallValue(loc, "aten::__getitem__", {NamedValue(loc, seq), NamedValue(loc, idx)});
-    emitAssignTarget(s.target, std::make_shared<SimpleValue>(e), loc, nullptr);
+    emitAssignTarget(s.target, iterationElement(*this, loc, plan, idx), loc, nullptr);
   }, s.body, {});
 }
 
@@ -1650,7 +1601,56 @@ std::vector<NamedValue> FunctionEmitter::emitKwargs(const std::vector<Keyword>& 
 }
 
 SugaredValuePtr FunctionEmitter::emitApply(const CallExpr& c, size_t nBinders, const TypePtr& typeHint) {
-  SugaredValuePtr callee = emitSugaredExpr(c.func);
+  SugaredValuePtr callee;
+  if (c.func->kind == ExprKind::Attribute && c.func->as<AttributeExpr>().attr == "tolist") {
+    // x.tolist() on a tensor: prim::tolist(x, dim, elem type) typed by the annotation (PyTorch's
+    // TensorCastValue / tolist special case); elem type 0 int, 1 float, 2 bool.
+    auto& a = c.func->as<AttributeExpr>();
+    SugaredValuePtr base = emitSugaredExpr(a.value);
+    auto* sv = dynamic_cast<SimpleValue*>(base.get());
+    if (sv && sv->value->type()->kind() == TypeKind::Tensor) {
+      if (!c.args.empty() || !c.keywords.empty()) throw CompileError("tolist() takes no arguments", c.range);
+      if (!typeHint) throw CompileError("Expected type hint for result of tolist()", c.range);
+      TypePtr t = typeHint;
+      int64_t dim = 0;
+      while (t->kind() == TypeKind::List) {
+        t = t->cast<ListType>()->elementType();
+        ++dim;
+      }
+      int64_t elem = t->kind() == TypeKind::Int ? 0 : t->kind() == TypeKind::Float ? 1 : t->kind() == TypeKind::Bool ? 2 : -1;
+      if (dim == 0 || elem < 0)
+        throw CompileError("Output annotation " + typeNameForMsg(typeHint) + " for tolist() must be a (nested) List of int, float or bool", c.range);
+      Node* n = graph_.insert(Symbol::fromQualString("prim::tolist"),
+                              {sv->value, insertConstant(IValue(dim), c.range), insertConstant(IValue(elem), c.range)}, 1);
+      n->setSourceRange(c.range);
+      n->output()->setType(typeHint);
+      return std::make_shared<SimpleValue>(n->output());
+    }
+    callee = base->attr(c.func->range, *this, a.attr);
+  } else if (c.func->kind == ExprKind::Name && c.func->as<NameExpr>().id == "list" && c.args.size() == 1 &&
+             c.keywords.empty() && !env_->findQuiet("list")) {
+    // list(range(...)): a loop appending each element, as PyTorch emits it
+    SugaredValuePtr it = emitSugaredExpr(c.args[0]);
+    if (!dynamic_cast<RangeValue*>(it.get()))
+      return builtinCall(c.range, "aten::list", {NamedValue(c.args[0]->range, it->asValue(c.args[0]->range, *this))});
+    IterPlan plan = planIteration(*this, c.args[0]->range, it);
+    Value* list = createList(IntType(), {}, c.range);
+    Value* trip = iterationTripCount(*this, c.range, plan);
+    Node* n = graph_.insert(prim::Loop, {trip, insertConstant(IValue(true), c.range)}, 0);
+    n->setSourceRange(c.range);
+    Block* b = n->addBlock();
+    Value* idx = b->addInput();
+    idx->setType(IntType());
+    {
+      WithInsertPoint guard(b);
+      Value* e = iterationElement(*this, c.range, plan, idx)->asValue(c.range, *this);
+      builtinCall(c.range, "aten::append", {NamedValue(c.range, list), NamedValue(c.range, e)});
+      b->registerOutput(insertConstant(IValue(true), c.range));
+    }
+    return std::make_shared<SimpleValue>(list);
+  } else {
+    callee = emitSugaredExpr(c.func);
+  }
   if (auto* sf = dynamic_cast<SpecialFormValue*>(callee.get())) return emitSpecialForm(*sf, c, typeHint);
   auto args = emitArgs(c.args);
   auto kwargs = emitKwargs(c.keywords);
@@ -1926,7 +1926,11 @@ CondValue FunctionEmitter::emitCondExpr(const ExprPtr& e) {
       return out;
     }
     case ExprKind::BoolOp: return emitBoolOp(e->as<BoolOpExpr>());
-    case ExprKind::Compare: return emitCompare(e->as<CompareExpr>());
+    case ExprKind::Compare: {
+      CondValue cv = emitCompare(e->as<CompareExpr>());
+      if (cv.value) cv.value = emitToBool(e->range, cv.value);  // `if x[0] > 0:` on tensors → aten::Bool
+      return cv;
+    }
     case ExprKind::Call: {
       auto& c = e->as<CallExpr>();
       std::string fn = dottedName(c.func);
@@ -2082,7 +2086,13 @@ CondValue FunctionEmitter::emitCompareOne(const SourceRange& loc, CmpOpKind op, 
     Value* v;
     if (rhs->type()->cast<ClassType>())
       v = callMethod(loc, rhs, "__contains__", {NamedValue(lhsE->range, lhs)}, {})->asValue(loc, *this);
-    else
+    else if (rhs->type()->kind() == TypeKind::Str && lhs->type()->kind() == TypeKind::Str) {
+      // PyTorch's builtin str.__contains__: self.find(key, 0, len(self)) != -1
+      Value* n = builtinCallValue(loc, "aten::len", {NamedValue(loc, rhs)});
+      Value* f = builtinCallValue(loc, "aten::find", {NamedValue(loc, rhs), NamedValue(loc, lhs),
+                                                      NamedValue(loc, insertConstant(IValue(int64_t(0)), loc)), NamedValue(loc, n)});
+      v = builtinCallValue(loc, "aten::ne", {NamedValue(loc, f), NamedValue(loc, insertConstant(IValue(int64_t(-1)), loc))});
+    } else
       v = builtinCallValue(loc, "aten::__contains__", {NamedValue(rhsE->range, rhs), NamedValue(lhsE->range, lhs)});
     if (op == CmpOpKind::NotIn) v = builtinCallValue(loc, "aten::__not__", {NamedValue(loc, v)});
     out.value = v;
@@ -2127,19 +2137,9 @@ Value* FunctionEmitter::emitBinOp(const SourceRange& loc, BinOpKind op, Value* l
       if (k == op && ct->findMethod(m))
         return callMethod(loc, lhs, m, {NamedValue(rloc, rhs)}, {})->asValue(loc, *this);
   }
-  // "fmt" % args → aten::percentFormat(fmt, *args)
+  // "fmt" % args → aten::percentFormat(fmt, args): the tuple is passed whole, as PyTorch does
   if (op == BinOpKind::Mod && lhs->type()->kind() == TypeKind::Str) {
-    std::vector<NamedValue> args{NamedValue(lloc, lhs)};
-    if (auto* tt = rhs->type()->cast<TupleType>()) {
-      Node* un = graph_.insert(prim::TupleUnpack, {rhs}, tt->elements().size());
-      un->setSourceRange(rloc);
-      for (size_t i = 0; i < tt->elements().size(); ++i) {
-        un->output(i)->setType(tt->elements()[i]);
-        args.emplace_back(rloc, un->output(i));
-      }
-    } else {
-      args.emplace_back(rloc, rhs);
-    }
+    std::vector<NamedValue> args{NamedValue(lloc, lhs), NamedValue(rloc, rhs)};
     return builtinCallValue(loc, "aten::percentFormat", args);
   }
   // number (op) Tensor: PyTorch's builtin functions reorder these (e.g. 2 * x → x * 2)
@@ -2355,21 +2355,8 @@ Value* FunctionEmitter::emitListComprehension(const ComprehensionExpr& e, const 
   if (it->shouldUnroll()) {
     for (auto& el : it->asTuple(e.range, *this)) bindAndEmit(el);
   } else {
-    Value* seq = nullptr;
-    Value* trip = nullptr;
-    RangeValue* r = dynamic_cast<RangeValue*>(it.get());
-    if (r) {
-      if (!r->start && !r->step) trip = r->end;
-      else {
-        if (!r->start) r->start = insertConstant(IValue(int64_t(0)), e.range);
-        if (!r->step) r->step = insertConstant(IValue(int64_t(1)), e.range);
-        trip = builtinCallValue(e.range, "aten::__range_length", {NamedValue(e.range, r->start), NamedValue(e.range, r->end), NamedValue(e.range, r->step)});
-      }
-    } else {
-      seq = it->asValue(g.iter->range, *this);
-      if (seq->type()->kind() == TypeKind::Dict) seq = builtinCallValue(e.range, "aten::keys", {NamedValue(e.range, seq)});
-      trip = builtinCallValue(e.range, "aten::len", {NamedValue(e.range, seq)});
-    }
+    IterPlan plan = planIteration(*this, g.iter->range, it);
+    Value* trip = iterationTripCount(*this, e.range, plan);
     Node* n = graph_.insert(prim::Loop, {trip, insertConstant(IValue(true), e.range)}, 0);
     n->setSourceRange(e.range);
     Block* b = n->addBlock();
@@ -2379,16 +2366,7 @@ Value* FunctionEmitter::emitListComprehension(const ComprehensionExpr& e, const 
     env_ = lf;
     {
       WithInsertPoint guard(b);
-      Value* elem;
-      if (r) {
-        elem = idx;
-        if (r->start) elem = builtinCallValue(e.range, "aten::__derive_index", {NamedValue(e.range, idx), NamedValue(e.range, r->start), NamedValue(e.range, r->step)});
-      } else if (seq->type()->kind() == TypeKind::Tensor) {
-        elem = builtinCallValue(e.range, "aten::select", {NamedValue(e.range, seq), NamedValue(e.range, insertConstant(IValue(int64_t(0)), e.range)), NamedValue(e.range, idx)});
-      } else {
-        elem = builtinCallValue(e.range, "aten::__getitem__", {NamedValue(e.range, seq), NamedValue(e.range, idx)});
-      }
-      bindAndEmit(std::make_shared<SimpleValue>(elem));
+      bindAndEmit(iterationElement(*this, e.range, plan, idx));
       b->registerOutput(insertConstant(IValue(true), e.range));
     }
     env_ = lf->next;
@@ -2421,10 +2399,10 @@ Value* FunctionEmitter::emitDictComprehension(const ComprehensionExpr& e, const 
   if (it->shouldUnroll()) {
     for (auto& el : it->asTuple(e.range, *this)) bindAndEmit(el);
   } else {
-    Value* seq = it->asValue(g.iter->range, *this);
-    if (seq->type()->kind() == TypeKind::Dict) seq = builtinCallValue(e.range, "aten::keys", {NamedValue(e.range, seq)});
-    Value* trip = builtinCallValue(e.range, "aten::len", {NamedValue(e.range, seq)});
+    IterPlan plan = planIteration(*this, g.iter->range, it);
+    Value* trip = iterationTripCount(*this, e.range, plan);
     Node* n = graph_.insert(prim::Loop, {trip, insertConstant(IValue(true), e.range)}, 0);
+    n->setSourceRange(e.range);
     Block* b = n->addBlock();
     Value* idx = b->addInput();
     idx->setType(IntType());
@@ -2432,8 +2410,7 @@ Value* FunctionEmitter::emitDictComprehension(const ComprehensionExpr& e, const 
     env_ = lf;
     {
       WithInsertPoint guard(b);
-      Value* elem = builtinCallValue(e.range, "aten::__getitem__", {NamedValue(e.range, seq), NamedValue(e.range, idx)});
-      bindAndEmit(std::make_shared<SimpleValue>(elem));
+      bindAndEmit(iterationElement(*this, e.range, plan, idx));
       b->registerOutput(insertConstant(IValue(true), e.range));
     }
     env_ = lf->next;

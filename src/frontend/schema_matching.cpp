@@ -255,6 +255,23 @@ Value* tryConvertToType(const SourceRange& loc, Graph& graph, const TypePtr& con
         outs.push_back(unpack->output(i));
       }
       value = createList(graph, loc, target->cast<ListType>()->elementType(), outs);
+    } else if (auto* ct = target->cast<TupleType>()) {
+      // conversions apply element-wise (a `number` from x.item() returned as a float element)
+      const auto& elems = value->type()->cast<TupleType>()->elements();
+      if (!value->type()->isSubtypeOf(target) && ct->elements().size() == elems.size()) {
+        Node* unpack = graph.insert(prim::TupleUnpack, {value}, elems.size());
+        unpack->setSourceRange(loc);
+        std::vector<Value*> outs;
+        std::vector<TypePtr> types;
+        for (size_t i = 0; i < elems.size(); ++i) {
+          unpack->output(i)->setType(elems[i]);
+          outs.push_back(tryConvertToType(loc, graph, ct->elements()[i], unpack->output(i), allowConversions, registry));
+          types.push_back(outs.back()->type());
+        }
+        Node* tn = graph.insert(prim::TupleConstruct, outs, 1);  // no source range, as PyTorch's createTuple
+        tn->output()->setType(TupleType::create(std::move(types)));
+        value = tn->output();
+      }
     }
   }
   if (allowConversions) {

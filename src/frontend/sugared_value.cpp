@@ -367,6 +367,7 @@ SugaredValuePtr BuiltinModule::attr(const SourceRange& loc, FunctionEmitter& m, 
     if (field == "tau") return simple(m.insertConstant(IValue(2 * M_PI), loc));
     if (field == "inf") return simple(m.insertConstant(IValue(std::numeric_limits<double>::infinity()), loc));
     if (field == "nan") return simple(m.insertConstant(IValue(std::numeric_limits<double>::quiet_NaN()), loc));
+    if (field == "remainder") return std::make_shared<BuiltinFunction>("aten::mathremainder");  // IEEE remainder
     return std::make_shared<BuiltinFunction>("aten::" + field);
   }
   if (name == "torch") {
@@ -560,6 +561,13 @@ SugaredValuePtr CastValue::call(const SourceRange& loc, FunctionEmitter& m, cons
     if (auto* ct = args[0].value->type()->cast<ClassType>()) {
       std::string magic = "__" + type->str() + "__";
       if (ct->findMethod(magic)) return m.callMethod(loc, args[0].value, magic, {}, {});
+    }
+    // bool(list / str / dict) is len(x) > 0, as PyTorch emits it
+    TypeKind ak = args[0].value->type()->kind();
+    if (type->kind() == TypeKind::Bool && kwargs.empty() &&
+        (ak == TypeKind::List || ak == TypeKind::Str || ak == TypeKind::Dict)) {
+      Value* n = m.builtinCallValue(loc, "aten::len", {args[0]});
+      return m.builtinCall(loc, "aten::gt", {NamedValue(loc, n), NamedValue(loc, m.insertConstant(IValue(int64_t(0)), loc))});
     }
   }
   return m.builtinCall(loc, opName, args, kwargs);

@@ -215,7 +215,8 @@ void divmodOp(Stack& s) {
   if (isIntLike(a) && isIntLike(b)) {
     int64_t x = asInt(a), y = asInt(b);
     if (y == 0) throw RuntimeError("ZeroDivisionError: integer divmod()");
-    push(s, makeTuple({IValue(intFloorDiv(x, y)), IValue(intMod(x, y))}));
+    push(s, intFloorDiv(x, y));  // two outputs (int, int), not one tuple
+    push(s, intMod(x, y));
     return;
   }
   double x = asDouble(a), y = asDouble(b);
@@ -226,19 +227,22 @@ void divmodOp(Stack& s) {
     mod += y;
     div -= 1.0;
   }
-  push(s, makeTuple({IValue(div), IValue(mod)}));
+  push(s, div);
+  push(s, mod);
 }
 void frexpOp(Stack& s) {
   double a = pop(s).toDouble();
   int e = 0;
   double m = std::frexp(a, &e);
-  push(s, makeTuple({IValue(m), IValue(static_cast<int64_t>(e))}));
+  push(s, m);
+  push(s, static_cast<int64_t>(e));
 }
 void modfOp(Stack& s) {
   double a = pop(s).toDouble();
   double ip = 0;
   double fp = std::modf(a, &ip);
-  push(s, makeTuple({IValue(fp), IValue(ip)}));
+  push(s, fp);
+  push(s, ip);
 }
 void ldexpOp(Stack& s) {
   int64_t i = pop(s).toInt();

@@ -390,11 +390,12 @@ void partition(Stack& s) {  // (r)partition(str self, str separator) -> (str, st
   const std::string& sep = str(sepV);  // an empty separator is accepted, as in PyTorch 1.13
   size_t f = Reverse ? x.rfind(sep) : x.find(sep);
   if (f == std::string::npos) {
-    if (Reverse) push(s, makeTuple({IValue(""), IValue(""), IValue(x)}));
-    else push(s, makeTuple({IValue(x), IValue(""), IValue("")}));
+    // three outputs, as the schema says (not one tuple)
+    if (Reverse) push(s, std::string(), std::string(), x);
+    else push(s, x, std::string(), std::string());
     return;
   }
-  push(s, makeTuple({IValue(x.substr(0, f)), IValue(sep), IValue(x.substr(f + sep.size()))}));
+  push(s, x.substr(0, f), sep, x.substr(f + sep.size()));
 }
 
 // ---- case, padding, stripping ----

@@ -196,7 +196,10 @@ void setGradEnabled(Stack& s) { gGradEnabled = pop(s).toBool(); }
 
 }  // namespace
 
+void registerIndexPutOps(OperatorRegistry& r);  // index_put.cpp: x[indices] = values
+
 void registerTensorPrimOps(OperatorRegistry& r) {
+  registerIndexPutOps(r);
   r.add("aten::size(Tensor self) -> int[]", sizes);
   r.add("aten::size.int(Tensor self, int dim) -> int", sizeAt);
   r.add("aten::sym_size(Tensor self) -> SymInt[]", sizes);

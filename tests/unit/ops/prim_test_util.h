@@ -19,6 +19,10 @@ inline IValue callOp(const std::string& qualified, std::vector<IValue> args) {
     EXPECT_TRUE(s.empty()) << qualified << " left values on the stack";
     return IValue();
   }
+  if (op->schema.returns.size() > 1) {  // one stack value per return; packed here for the checks
+    EXPECT_EQ(s.size(), op->schema.returns.size()) << qualified << " must leave one value per return";
+    return makeTuple(std::vector<IValue>(s.begin(), s.end()));
+  }
   EXPECT_EQ(s.size(), 1u) << qualified << " must leave exactly its result";
   return s.empty() ? IValue() : s.back();
 }

@@ -1,0 +1,176 @@
+// index_put_ / index_put: x[indices] = values (and `+=` with accumulate=True), the kernel behind
+// TorchScript assignments whose subscript holds a tensor, a boolean mask or a list of ints
+// (`x[mask] = 0`, `x[idx] = v`, `x[:, idx] += 1`). Semantics of ATen's index_put_:
+//   - indices is one optional tensor per leading dim of self (None: the whole dim); boolean / byte
+//     masks stand for the positions of their true elements (one long index per masked dim);
+//   - the index tensors broadcast together; the indexed positions are those of `self[indices]`
+//     (adjacent indexed dims stay in place, separated ones move to the front);
+//   - values (cast to self's dtype) broadcast to the shape of self[indices]; positions written twice
+//     keep the last value, or sum with accumulate=True.
+// Registered from registerTensorPrimOps (tensor_prim.cpp) with PyTorch 1.13's schemas.
+#include <cstring>
+
+#include "ops/kernel_args.h"
+#include "ops/operator.h"
+#include "tensor/type_promotion.h"
+
+namespace kindling {
+
+namespace {
+
+/// The element offsets into `self` (in elements, from its data pointer) of self[indices], in the
+/// row-major order of the result, and the result's shape.
+std::vector<int64_t> indexedOffsets(const Tensor& self, const std::vector<IValue>& indices, IntArray& outShape) {
+  KD_CHECK_INDEX(static_cast<int64_t>(indices.size()) <= self.dim(), "too many indices for tensor of dimension {} (got {})",
+                 self.dim(), indices.size());
+  std::vector<Tensor> idx;  // one per self dim (undefined: whole dim)
+  for (const auto& v : indices) {
+    if (v.isNone()) {
+      idx.emplace_back();
+      continue;
+    }
+    const Tensor t = v.toTensor();
+    if (t.dtype() == ScalarType::Bool || t.dtype() == ScalarType::Byte) {
+      const int64_t first = static_cast<int64_t>(idx.size());
+      KD_CHECK_INDEX(first + t.dim() <= self.dim(), "too many indices for tensor of dimension {} (got {})", self.dim(),
+                     first + t.dim());
+      for (int64_t k = 0; k < t.dim(); ++k)
+        KD_CHECK_INDEX(t.sizes()[k] == self.sizes()[first + k],
+                       "The shape of the mask {} at index {} does not match the shape of the indexed tensor {} at index {}",
+                       t.sizesStr(), k, self.sizesStr(), first + k);
+      const Tensor m = t.to(ScalarType::Bool).contiguous();
+      std::vector<std::vector<int64_t>> pos(t.dim());
+      IntArray p(t.dim(), 0);
+      for (int64_t e = 0; e < m.numel(); ++e) {
+        if (m.data_ptr<bool>()[e])
+          for (int64_t k = 0; k < t.dim(); ++k) pos[k].push_back(p[k]);
+        for (int64_t k = t.dim() - 1; k >= 0; --k) {
+          if (++p[k] < t.sizes()[k]) break;
+          p[k] = 0;
+        }
+      }
+      for (int64_t k = 0; k < t.dim(); ++k) idx.push_back(Tensor::fromVector<int64_t>(pos[k], ScalarType::Long));
+    } else {
+      KD_CHECK_INDEX(isIntegralType(t.dtype(), false), "tensors used as indices must be long, int, byte or bool tensors");
+      idx.push_back(t.to(ScalarType::Long));
+    }
+  }
+  KD_CHECK_INDEX(static_cast<int64_t>(idx.size()) <= self.dim(), "too many indices for tensor of dimension {} (got {})",
+                 self.dim(), idx.size());
+  while (static_cast<int64_t>(idx.size()) < self.dim()) idx.emplace_back();
+  std::vector<const IntArray*> shapes;
+  std::vector<int64_t> indexed;
+  for (int64_t k = 0; k < self.dim(); ++k)
+    if (idx[k].defined()) {
+      shapes.push_back(&idx[k].sizes());
+      indexed.push_back(k);
+    }
+  IntArray bshape = indexed.empty() ? IntArray{} : inferSizeN(shapes);
+  std::vector<Tensor> bidx;
+  for (int64_t k : indexed) bidx.push_back(idx[k].expand(bshape).contiguous());
+  bool adjacent = true;
+  for (size_t i = 1; i < indexed.size(); ++i) adjacent = adjacent && indexed[i] == indexed[i - 1] + 1;
+  IntArray before, after;
+  for (int64_t k = 0; k < self.dim(); ++k) {
+    if (idx[k].defined()) continue;
+    if (adjacent && !indexed.empty() && k < indexed.front()) before.push_back(k);
+    else after.push_back(k);
+  }
+  outShape.clear();
+  for (int64_t k : before) outShape.push_back(self.sizes()[k]);
+  if (!indexed.empty()) outShape.insert(outShape.end(), bshape.begin(), bshape.end());
+  for (int64_t k : after) outShape.push_back(self.sizes()[k]);
+  int64_t total = 1;
+  for (int64_t x : outShape) total *= x;
+  std::vector<int64_t> offsets;
+  offsets.reserve(static_cast<size_t>(total));
+  const int64_t nb = indexed.empty() ? 0 : static_cast<int64_t>(bshape.size());
+  IntArray pos(outShape.size(), 0);
+  for (int64_t e = 0; e < total; ++e) {
+    int64_t off = 0;
+    size_t p = 0;
+    for (int64_t k : before) off += pos[p++] * self.strides()[k];
+    int64_t flat = 0;
+    for (int64_t j = 0; j < nb; ++j) flat = flat * bshape[j] + pos[p++];
+    for (size_t j = 0; j < indexed.size(); ++j) {
+      const int64_t k = indexed[j];
+      int64_t v = bidx[j].data_ptr<int64_t>()[flat];
+      const int64_t n = self.sizes()[k];
+      KD_CHECK_INDEX(v >= -n && v < n, "index {} is out of bounds for dimension {} with size {}", v, k, n);
+      if (v < 0) v += n;
+      off += v * self.strides()[k];
+    }
+    for (int64_t k : after) off += pos[p++] * self.strides()[k];
+    offsets.push_back(off);
+    for (int64_t k = static_cast<int64_t>(outShape.size()) - 1; k >= 0; --k) {
+      if (++pos[k] < outShape[k]) break;
+      pos[k] = 0;
+    }
+  }
+  return offsets;
+}
+
+template <class T>
+void accumulateInto(char* dst, const char* src, const std::vector<int64_t>& offsets) {
+  T* d = reinterpret_cast<T*>(dst);
+  const T* v = reinterpret_cast<const T*>(src);
+  for (size_t e = 0; e < offsets.size(); ++e) d[offsets[e]] = static_cast<T>(d[offsets[e]] + v[e]);
+}
+
+void indexPutInPlace(Tensor& self, const std::vector<IValue>& indices, const Tensor& values, bool accumulate) {
+  IntArray outShape;
+  std::vector<int64_t> offsets = indexedOffsets(self, indices, outShape);
+  // values broadcast to the indexed shape (ATen: "shape mismatch: value tensor of shape [..] cannot be
+  // broadcast to indexing result of shape [..]")
+  bool ok = values.dim() <= static_cast<int64_t>(outShape.size());
+  for (int64_t i = 0; ok && i < values.dim(); ++i) {
+    int64_t vs = values.sizes()[values.dim() - 1 - i], os = outShape[outShape.size() - 1 - i];
+    ok = vs == os || vs == 1;
+  }
+  KD_CHECK(ok, "shape mismatch: value tensor of shape {} cannot be broadcast to indexing result of shape {}",
+           values.sizesStr(), Tensor::empty(outShape, ScalarType::Bool).sizesStr());
+  if (offsets.empty()) return;
+  const Tensor v = values.to(self.dtype()).expand(outShape).contiguous();
+  char* dst = static_cast<char*>(self.data_ptr());
+  const char* src = static_cast<const char*>(v.data_ptr());
+  const size_t es = self.element_size();
+  if (!accumulate) {
+    for (size_t e = 0; e < offsets.size(); ++e) std::memcpy(dst + offsets[e] * es, src + e * es, es);
+    return;
+  }
+  switch (self.dtype()) {
+    case ScalarType::Float: accumulateInto<float>(dst, src, offsets); break;
+    case ScalarType::Double: accumulateInto<double>(dst, src, offsets); break;
+    case ScalarType::Long: accumulateInto<int64_t>(dst, src, offsets); break;
+    case ScalarType::Int: accumulateInto<int32_t>(dst, src, offsets); break;
+    case ScalarType::Short: accumulateInto<int16_t>(dst, src, offsets); break;
+    case ScalarType::Char: accumulateInto<int8_t>(dst, src, offsets); break;
+    case ScalarType::Byte: accumulateInto<uint8_t>(dst, src, offsets); break;
+    default: KD_CHECK(false, "index_put_ with accumulate=True is not implemented for {}", scalarTypeName(self.dtype()));
+  }
+}
+
+void indexPut_(Stack& s) {  // (self, indices, values, accumulate) -> self
+  Args a(s, 4);
+  Tensor self = a.tensor(0);
+  indexPutInPlace(self, a[1].toListRef().elements, a.tensor(2), a.toBool(3));
+  a.ret(std::move(self));
+}
+
+void indexPut(Stack& s) {  // out-of-place: a copy of self with the values put
+  Args a(s, 4);
+  Tensor out = a.tensor(0).to(a.tensor(0).dtype(), /*copy=*/true);
+  indexPutInPlace(out, a[1].toListRef().elements, a.tensor(2), a.toBool(3));
+  a.ret(std::move(out));
+}
+
+}  // namespace
+
+void registerIndexPutOps(OperatorRegistry& r) {
+  r.add("aten::index_put_(Tensor(a!) self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)", indexPut_);
+  r.add("aten::index_put_.hacked_twin(Tensor(a!) self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor(a!)", indexPut_);
+  r.add("aten::index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor", indexPut);
+  r.add("aten::index_put.hacked_twin(Tensor self, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor", indexPut);
+}
+
+}  // namespace kindling

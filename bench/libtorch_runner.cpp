@@ -62,7 +62,17 @@ std::vector<torch::jit::IValue> load_inputs(const std::string& path) {
   torch::jit::IValue v = torch::jit::pickle_load(bytes);
   if (!v.isTuple()) throw std::runtime_error(path + ": expected a tuple of arguments (torch.save((x,)))");
   auto elems = v.toTupleRef().elements();
-  return std::vector<torch::jit::IValue>(elems.begin(), elems.end());
+  std::vector<torch::jit::IValue> args(elems.begin(), elems.end());
+  for (auto& a : args) {  // unpickled lists are List[Any]: a list of tensors must be a List[Tensor] for forward
+    if (!a.isList() || a.toListRef().empty()) continue;
+    bool allTensors = true;
+    for (const auto& e : a.toListRef()) allTensors = allTensors && e.isTensor();
+    if (!allTensors) continue;
+    c10::List<at::Tensor> typed;
+    for (const auto& e : a.toListRef()) typed.push_back(e.toTensor());
+    a = torch::jit::IValue(typed);
+  }
+  return args;
 }
 
 }  // namespace

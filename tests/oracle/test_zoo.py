@@ -19,31 +19,9 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent / "zoo"))
 import gen_zoo  # noqa: E402
 from compare import Mismatch, compare  # noqa: E402
 
-RUN_ALL = os.environ.get("KINDLING_ZOO", "") == "all"
+from known_gaps import KNOWN_GAPS  # noqa: E402  (model, variant) -> the exact missing piece
 
-# Known gaps: (model, variant) -> the exact missing piece. Marked xfail (not strict: a fix shows as XPASS, then
-# remove the entry). Each is also listed in bench/ZOO.md with Kindling's own error.
-_SCRIPTED_DROPOUT = "aten::bernoulli_ (StochasticDepth's training branch, compiled though not run in eval)"
-KNOWN_GAPS = {
-    ("convnext_tiny", "scripted"): _SCRIPTED_DROPOUT,
-    ("efficientnet_b0", "scripted"): _SCRIPTED_DROPOUT,
-    ("swin_t", "scripted"): "torch.div(..., out=...) in the F.* library (keyword argument out unknown)",
-    ("deeplabv3_mobilenet_v3_large", "scripted"): "aten::_upsample_bilinear2d_aa (F.interpolate antialias branch)",
-    ("lraspp_mobilenet_v3_large", "scripted"): "aten::_upsample_bilinear2d_aa (F.interpolate antialias branch)",
-    ("fasterrcnn_mobilenet_v3_large_320_fpn", "scripted"):
-        "aten::where(Tensor condition) -> Tensor[] (torch.where with one argument), then _upsample_bilinear2d_aa, "
-        "unique, randperm, meshgrid, losses (compiled training branches)",
-    ("ssdlite320_mobilenet_v3_large", "scripted"):
-        "aten::where(Tensor condition) -> Tensor[] (torch.where with one argument), then _upsample_bilinear2d_aa, "
-        "unique, meshgrid, losses (compiled training branches)",
-    ("retinanet_resnet50_fpn", "scripted"):
-        "aten::where(Tensor condition) -> Tensor[] (torch.where with one argument), then _upsample_bilinear2d_aa, "
-        "unique, meshgrid, losses (compiled training branches)",
-    ("transformer_encoder_bf_mask", "traced"):
-        "nested tensors: traced under no_grad, the trace holds aten::_nested_tensor_from_mask / to_padded_tensor",
-    ("rnn_cells", "traced"): "aten::unsafe_chunk (traced LSTMCell/GRUCell)",
-    ("wav2vec2_small", "scripted"): "aten::rand (Wav2Vec2's layer drop / masking branch, compiled though not run)",
-}
+RUN_ALL = os.environ.get("KINDLING_ZOO", "") == "all"
 
 
 def _params():

@@ -15,3 +15,9 @@ ninja -C build -j"$KINDLING_JOBS" kindling libtorch_runner op_bench libtorch_op_
 if [ "${KINDLING_OP_BENCH:-1}" != 0 ]; then
   /usr/bin/python3 bench/run_op_bench.py --build build
 fi
+# The zoo report (bench/ZOO.md): every default zoo model through kindling and libtorch. Slow (minutes); run it
+# with KINDLING_BENCH_ZOO=1 (KINDLING_BENCH_ZOO=all for every model).
+case "${KINDLING_BENCH_ZOO:-0}" in
+  1) /usr/bin/python3 bench/zoo_report.py ;;
+  all) /usr/bin/python3 bench/zoo_report.py --all ;;
+esac

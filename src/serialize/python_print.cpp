@@ -15,6 +15,7 @@
 #include "core/scalar.h"
 #include "ir/ir.h"
 #include "ir/printer.h"
+#include "ir/subgraph.h"
 #include "runtime/graph_function.h"
 #include "tensor/tensor.h"
 
@@ -692,6 +693,23 @@ class PythonPrinterImpl {
     if (k == prim::SetAttr) {
       indent();
       body += useOf(n->input(0)) + "." + n->s("name") + " = " + useOf(n->input(1)) + "\n";
+      return;
+    }
+    if (k == prim::fork) {
+      // The forked call's subgraph becomes a local function: `def __forked_function(): ...` then
+      // `fut = fork(__forked_function)`; the subgraph's inputs are the values it captures.
+      std::shared_ptr<Graph> sub = subgraphOf(n);
+      if (!sub) throw Error("code printer: prim::fork without a subgraph");
+      std::string name = genName("__forked_function");
+      indent();
+      body += "def " + name + "():\n";
+      for (size_t i = 0; i < sub->inputs().size() && i < n->inputs().size(); ++i)
+      {
+        names_[sub->inputs()[i]] = useOf(n->input(i));
+        aliases_.insert(sub->inputs()[i]);
+      }
+      printBody(sub->block());
+      printOutputDefinition(n, "fork(" + name + ")");
       return;
     }
     if (k == prim::Enter) {

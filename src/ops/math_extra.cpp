@@ -399,6 +399,25 @@ void celuInplaceK(Stack& s) {
   a.ret(std::move(self));
 }
 
+// torch.equal: same dtype required, then same sizes and equal elements (NaN != NaN)
+void equalK(Stack& s) {
+  Args a(s, 2);
+  const Tensor x = a.tensor(0), y = a.tensor(1);
+  KD_CHECK(x.dtype() == y.dtype(), "Expected object of scalar type {} but got scalar type {} for argument 'other'",
+           scalarTypeName(x.dtype()), scalarTypeName(y.dtype()));
+  bool eq = x.sizes() == y.sizes();
+  if (eq) {
+    const Tensor xc = x.contiguous(), yc = y.contiguous();
+    dispatchLoopTypes(x.dtype(), "equal", [&](auto tag) {
+      using T = decltype(tag);
+      const T* X = xc.data_ptr<T>();
+      const T* Y = yc.data_ptr<T>();
+      for (int64_t i = 0; i < xc.numel() && eq; ++i) eq = X[i] == Y[i];
+    });
+  }
+  a.ret(eq);
+}
+
 }  // namespace
 
 void registerMathExtraOps(OperatorRegistry& r) {
@@ -439,6 +458,7 @@ void registerMathExtraOps(OperatorRegistry& r) {
   r.add("aten::isreal(Tensor self) -> Tensor", predicateK<3>);
   r.add("aten::frexp.Tensor(Tensor self) -> (Tensor mantissa, Tensor exponent)", frexpK);
   r.add("aten::positive(Tensor(a) self) -> Tensor(a)", positiveK);
+  r.add("aten::equal(Tensor self, Tensor other) -> bool", equalK);
   r.add("aten::celu_(Tensor(a!) self, Scalar alpha=1.) -> Tensor(a!)", celuInplaceK);
 }
 

@@ -350,6 +350,8 @@ std::vector<Function*> compileSource(CompilationTarget& target, const std::share
             else if (im.module == "torch" && (n == "jit" || n == "nn")) resolver->aliases_[as] = std::make_shared<BuiltinModule>("torch." + n);
             else if (im.module == "torch" && n == "Tensor") {}
             else if (im.module == "torch.jit" && (n == "annotate" || n == "isinstance")) resolver->aliases_[as] = std::make_shared<SpecialFormValue>(n);
+            else if (im.module == "torch.jit" && n == "fork") resolver->aliases_[as] = std::make_shared<SpecialFormValue>("fork");
+            else if (im.module == "torch.jit" && n == "wait") resolver->aliases_[as] = std::make_shared<BuiltinFunction>("aten::wait");
             else if (im.module == "math") resolver->aliases_[as] = std::make_shared<BuiltinFunction>("aten::" + n);
           }
         }

@@ -966,7 +966,14 @@ void FunctionEmitter::emitAugAssign(const AugAssignStmt& s) {
       Value* container = emitExpr(sub.value);
       if (container->type()->kind() == TypeKind::Tensor) {
         Value* view = emitTensorIndexing(sub.range, container, sub.subscripts);
-        combine(view, true);
+        Value* out = combine(view, true);
+        if (view->node()->kind() == Symbol::fromQualString("aten::index")) {
+          // advanced indexing (PyTorch's emitAugAssignmentToSubscript): the op updates the gathered copy,
+          // which index_put_ writes back
+          Node* idx = view->node();
+          builtinCall(s.range, "aten::index_put_", {NamedValue(s.range, idx->input(0)), NamedValue(s.range, idx->input(1)),
+                                                    NamedValue(s.range, out)});
+        }
         return;
       }
       if (sub.subscripts.size() != 1) throw CompileError("unsupported augmented assignment target", target->range);

@@ -50,9 +50,6 @@ XFAIL = {
     # H2 (statements / builtins / indexing)
     "builtin_math.py::nan_constant": "PyTorch 1.13 gives x == x -> True for a NaN computed in the graph (nan * n) "
                                      "but False for NaN inputs; Kindling follows IEEE (False) in both",
-    "index_write.py::aug_assign_index_tensor": "x[:, idx] += v: augmented assignment with advanced indices must "
-                                               "lower to index + op + index_put_ (Kindling updates a copy)",
-    "index_write.py::aug_assign_mask": "x[mask] -= v: same as aug_assign_index_tensor (index + op + index_put_)",
 }
 
 

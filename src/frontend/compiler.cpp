@@ -190,6 +190,9 @@ TypePtr defineClass(CompilationTarget& target, const std::shared_ptr<SourceFile>
         const ExprPtr& t = a.targets[0];
         if (t->kind == ExprKind::Name) {
           const std::string& name = t->as<NameExpr>().id;
+          // As PyTorch 1.13, class-level attributes and annotations of a user class (not a module) are not
+          // part of its type: its attributes come from __init__, and `self.K` of a class-level K is an error.
+          if (!ctx.archiveMode && !isModule) break;
           if (!a.annotation) {
             if (name == "__parameters__" || name == "__buffers__") break;
             if (name == "__constants__" || name == "__jit_unused_properties__" || name == "__slots__") break;

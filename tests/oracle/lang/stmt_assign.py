@@ -162,3 +162,31 @@ def int_pow_rebinds_to_float(a: int) -> float:
 def unpack_size(x: torch.Tensor) -> int:
     r, c = x.shape
     return r * 100 + c
+
+
+# case: (torch.tensor([1.0, 2.0, 3.0]),)
+def tensor_pow_assign_is_out_of_place(x: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
+    y = x
+    y **= 2     # aten::pow, not pow_: x keeps its values
+    return x, y
+
+
+# case: (torch.tensor([True, False, False]), torch.tensor([False, False, True]))
+def tensor_or_assign_is_out_of_place(a: torch.Tensor, b: torch.Tensor) -> Tuple[torch.Tensor, torch.Tensor]:
+    c = a
+    c |= b      # aten::bitwise_or (not in place): a unchanged
+    return a, c
+
+
+# case: ([torch.ones(2), torch.zeros(2)],)
+def list_element_tensor_aug_in_place(xs: List[torch.Tensor]) -> Tuple[torch.Tensor, torch.Tensor]:
+    first = xs[0]
+    xs[0] += 5.0    # add_ on the element: `first` sees it
+    return first, xs[0]
+
+
+# case: ([1, 2], 3)
+def list_aug_mul(xs: List[int], n: int) -> List[int]:
+    ys = xs
+    ys *= n
+    return xs

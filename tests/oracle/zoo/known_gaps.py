@@ -3,16 +3,13 @@ of a failing row)."""
 
 # Known gaps: (model, variant) -> the exact missing piece. Marked xfail (not strict: a fix shows as XPASS, then
 # remove the entry). Each is also listed in bench/ZOO.md with Kindling's own error.
-_SCRIPTED_DROPOUT = "aten::bernoulli_ (StochasticDepth's training branch, compiled though not run in eval)"
 KNOWN_GAPS = {
-    ("convnext_tiny", "scripted"): _SCRIPTED_DROPOUT,
-    ("efficientnet_b0", "scripted"): _SCRIPTED_DROPOUT,
     ("swin_t", "scripted"): "torch.div(..., out=...) in the F.* library (keyword argument out unknown)",
     ("deeplabv3_mobilenet_v3_large", "scripted"): "aten::_upsample_bilinear2d_aa (F.interpolate antialias branch)",
     ("lraspp_mobilenet_v3_large", "scripted"): "aten::_upsample_bilinear2d_aa (F.interpolate antialias branch)",
     ("fasterrcnn_mobilenet_v3_large_320_fpn", "scripted"):
         "aten::where(Tensor condition) -> Tensor[] (torch.where with one argument), then _upsample_bilinear2d_aa, "
-        "unique, randperm, meshgrid, losses (compiled training branches)",
+        "unique, meshgrid, losses (compiled training branches)",
     ("ssdlite320_mobilenet_v3_large", "scripted"):
         "aten::where(Tensor condition) -> Tensor[] (torch.where with one argument), then _upsample_bilinear2d_aa, "
         "unique, meshgrid, losses (compiled training branches)",
@@ -26,5 +23,4 @@ KNOWN_GAPS = {
     ("fcn_resnet50", "traced"): "numeric: max abs error 2.1e-4 on upsampled logits of magnitude ~1e-3 (not investigated)",
     ("raft_small", "scripted"): "aten::meshgrid (coords_grid)",
     ("raft_small", "traced"): "aten::meshgrid (coords_grid)",
-    ("wav2vec2_small", "scripted"): "aten::rand (Wav2Vec2's layer drop / masking branch, compiled though not run)",
 }

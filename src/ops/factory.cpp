@@ -111,6 +111,22 @@ void newFullK(Stack& s) {
 Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, ScalarType dtype) {
   const bool anyFloat = start.isFloatingPoint() || end.isFloatingPoint() || step.isFloatingPoint();
   const ScalarType dt = dtypeOr(dtype, anyFloat ? ScalarType::Float : ScalarType::Long);
+  if (isIntegralType(dt, false)) {
+    // ATen computes integral ranges in int64 (accscalar_t): start, end and step are truncated first
+    const int64_t s0 = start.isFloatingPoint() ? static_cast<int64_t>(start.toDouble()) : start.toLong();
+    const int64_t e0 = end.isFloatingPoint() ? static_cast<int64_t>(end.toDouble()) : end.toLong();
+    const int64_t d = step.isFloatingPoint() ? static_cast<int64_t>(step.toDouble()) : step.toLong();
+    KD_CHECK(d != 0, "step must be nonzero");
+    KD_CHECK((d > 0 && e0 >= s0) || (d < 0 && e0 <= s0), "upper bound and larger bound inconsistent with step sign");
+    const int64_t n = static_cast<int64_t>(std::ceil(static_cast<double>(e0 - s0) / static_cast<double>(d)));
+    Tensor out = Tensor::empty({n}, dt);
+    dispatchAllTypes(dt, "arange_cpu", [&](auto tag) {
+      using T = decltype(tag);
+      T* p = out.data_ptr<T>();
+      for (int64_t i = 0; i < n; ++i) p[i] = static_cast<T>(s0 + i * d);
+    });
+    return out;
+  }
   const double xs = start.toDouble(), xe = end.toDouble(), st = step.toDouble();
   KD_CHECK(st != 0, "step must be nonzero");
   KD_CHECK(std::isfinite(xs) && std::isfinite(xe), "unsupported range: {} -> {}", xs, xe);

@@ -68,7 +68,6 @@ KNOWN_FAILURES = {
     "nn.functional.embedding_bag": "embedding_bag values differ on two samples (max_norm / padding_idx cases)",
     "bernoulli": "an error input PyTorch rejects at run time is rejected at compile time by Kindling (exit 1)",
     "index_put": "index_put_ with accumulate=True on bool tensors is not implemented",
-    "arange": "arange length off by one for two float samples (size computed without PyTorch's double rounding)",
 }
 TOL = {torch.float32: (1e-5, 1e-5), torch.float64: (1e-7, 1e-7)}
 WORKERS = int(os.environ.get("KINDLING_OPINFO_WORKERS", "3"))

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "ir/operator_matching.h"
+#include "ir/subgraph.h"
 #include "tensor/tensor.h"
 
 namespace kindling {
@@ -26,6 +27,37 @@ class Parser {
   Parser(const std::string& text, Graph& g, const IRParserOptions& opts) : s_(text), g_(g), opts_(opts) {}
 
   void parseGraph() {
+    parseGraphAndSubgraphs();
+    skipWs();
+    if (p_ != s_.size()) fail("unexpected text after the graph's return");
+  }
+
+  // graph(...): ... return (...) followed by the subgraphs of its prim::fork_<i> nodes, each as
+  // "with prim::fork_<i> = graph(...)" (itself followed by its own subgraphs): Graph::toString's layout.
+  void parseGraphAndSubgraphs() {
+    parseOneGraph();
+    // Sections follow depth first (a subgraph's own subgraphs right after it): this graph takes
+    // sections while it still waits for subgraphs; later ones belong to an enclosing graph.
+    while (!pendingSubgraphs_.empty()) {
+      skipWs();
+      if (s_.compare(p_, 5, "with ") != 0) break;
+      p_ += 5;
+      std::string name = parseQualIdent();
+      expect('=');
+      auto it = pendingSubgraphs_.find(name);
+      if (it == pendingSubgraphs_.end()) fail("no node named " + name + " takes a subgraph");
+      auto sub = std::make_shared<Graph>();
+      Parser child(s_, *sub, opts_);
+      child.p_ = p_;
+      child.parseGraphAndSubgraphs();
+      p_ = child.p_;
+      setSubgraph(it->second, sub);
+      pendingSubgraphs_.erase(it);
+    }
+    if (!pendingSubgraphs_.empty()) fail("missing the subgraph of " + pendingSubgraphs_.begin()->first);
+  }
+
+  void parseOneGraph() {
     skipWs();
     expectWord("graph");
     expect('(');
@@ -49,8 +81,6 @@ class Parser {
     expect('(');
     for (Value* v : parseUseList()) g_.registerOutput(v);
     expect(')');
-    skipWs();
-    if (p_ != s_.size()) fail("unexpected text after the graph's return");
   }
 
   TypePtr parseTypeOnly() {
@@ -67,6 +97,7 @@ class Parser {
   const IRParserOptions& opts_;
   std::unordered_map<std::string, Value*> env_;
   std::unordered_map<std::string, TypePtr> enums_;  // Enum<...> types the resolver does not know
+  std::unordered_map<std::string, Node*> pendingSubgraphs_;  // "prim::fork_0" → its node
 
   [[noreturn]] void fail(const std::string& msg) const {
     size_t line = 1, col = 1;
@@ -500,7 +531,15 @@ class Parser {
     expect('=');
     std::string kind = parseQualIdent();
     if (kind.find("::") == std::string::npos) fail("expected a node kind like aten::add, got '" + kind + "'");
+    // "prim::fork_0": a prim::fork whose subgraph follows the graph as "with prim::fork_0 = graph(...)".
+    std::string subgraphName;
+    if (kind.rfind("prim::fork_", 0) == 0 && kind.size() > 11 &&
+        kind.find_first_not_of("0123456789", 11) == std::string::npos) {
+      subgraphName = kind;
+      kind = "prim::fork";
+    }
     Node* n = g_.create(Symbol::fromQualString(kind), {}, outs.size());
+    if (!subgraphName.empty()) pendingSubgraphs_[subgraphName] = n;
     b->appendNode(n);
     for (size_t i = 0; i < outs.size(); ++i) define(outs[i].first, n->outputs()[i], outs[i].second);
     skipWs();

@@ -38,34 +38,23 @@ _NUM_RE = re.compile(r"%(\d+)\b")
 
 
 def _canonical_numbers(text):
-    """Unnamed values (%12) renumbered in order of first appearance: a parser gives them fresh numbers."""
-    seen = {}
-    return _NUM_RE.sub(lambda m: "%" + str(seen.setdefault(m.group(1), len(seen))), text)
+    """Unnamed values (%12) renumbered in order of first appearance: a parser gives them fresh numbers.
+    Each graph (the main one, and each `with prim::fork_<i> = graph(...)` subgraph) numbers on its own."""
+    parts = text.split("\nwith ")
+    out = []
+    for part in parts:
+        seen = {}
+        out.append(_NUM_RE.sub(lambda m: "%" + str(seen.setdefault(m.group(1), len(seen))), part))
+    return "\nwith ".join(out)
 
 
 # "test_name[file.py::function]" -> reason: round trips that fail for a known reason outside the printers
 # (strict xfails: a listed one that starts passing fails the run until it is removed from here).
-_FORK_PARSE = "Kindling's IR parser does not read prim::fork_N nodes with `with prim::fork_N = graph(...)` yet"
 XFAIL = {
-    "test_graph_round_trip[fork_basic.py::fork_then_wait]": _FORK_PARSE,
-    "test_graph_round_trip[fork_basic.py::fork_keyword_args]": _FORK_PARSE,
-    "test_graph_round_trip[fork_basic.py::fork_returns_int]": _FORK_PARSE,
-    "test_graph_round_trip[fork_basic.py::list_of_futures]": _FORK_PARSE,
-    "test_graph_round_trip[fork_basic.py::fork_builtin]": _FORK_PARSE,
-    "test_graph_round_trip[fork_basic.py::fork_returns_tuple]": _FORK_PARSE,
-    "test_graph_round_trip[fork_basic.py::future_passed_to_function]": _FORK_PARSE,
-    "test_graph_round_trip[fork_basic.py::nested_fork]": _FORK_PARSE,
-    "test_graph_round_trip[fork_basic.py::wait_reraises]": _FORK_PARSE,
-    "test_graph_round_trip[fork_basic.py::many_forks]": _FORK_PARSE,
-    "test_graph_round_trip[fork_method.py::fork_method_of_object]": _FORK_PARSE,
     "test_code_round_trip[builtin_math.py::nan_constant]":
         "Kindling loading the printed code (same text as PyTorch prints) folds nan == nan to True",
     "test_code_round_trip[functional_misc.py::interpolate_1d]":
         "PyTorch's importer fails on the printed F.interpolate body (required keyword attribute 'value')",
-    "test_code_round_trip[index_write.py::aug_assign_index_tensor]":
-        "Kindling's graph of x[idx] += v differs from PyTorch's; PyTorch on the printed code gives other values",
-    "test_code_round_trip[index_write.py::aug_assign_mask]":
-        "Kindling's graph of x[mask] += v differs from PyTorch's; PyTorch on the printed code gives other values",
     "test_code_round_trip[types_classes.py::static_method_constructor]":
         "static methods are compiled as methods of the class (printed with self typed as the first argument)",
     "test_code_round_trip[types_union.py::union_return]":

@@ -138,3 +138,39 @@ TEST(IrParserTest, EnumTypesAndConstants) {
 
 }  // namespace
 }  // namespace kindling
+
+namespace kindling {
+namespace {
+
+// print(torch.jit.script(f).graph) in PyTorch 1.13 for `fut = torch.jit.fork(helper, x, 2); return
+// torch.jit.wait(fut) + x` (source locations dropped): the forked call's subgraph follows the graph.
+TEST(IrParserTest, ForkSubgraphs) {
+  const std::string text =
+      "graph(%x.1 : Tensor):\n"
+      "  %2 : int = prim::Constant[value=2]()\n"
+      "  %8 : int = prim::Constant[value=1]()\n"
+      "  %fut.1 : Future[Tensor] = prim::fork_0(%x.1, %2)\n"
+      "  %12 : Tensor = aten::wait(%fut.1)\n"
+      "  %15 : Tensor = aten::add(%12, %x.1, %8)\n"
+      "  return (%15)\n"
+      "with prim::fork_0 = graph(%x.1 : Tensor,\n"
+      "      %6 : int):\n"
+      "  %1 : Function = prim::Constant[name=\"helper\"]()\n"
+      "  %4 : Tensor = prim::CallFunction(%1, %x.1, %6)\n"
+      "  return (%4)\n";
+  Classes c;
+  auto g = parseIR(text, c.options());
+  // Each graph numbers its values on its own: compare the sections one by one.
+  auto sections = [](const std::string& t) {
+    std::vector<std::string> out;
+    size_t b = 0;
+    for (size_t w; (w = t.find("\nwith ", b)) != std::string::npos; b = w + 1) out.push_back(canonicalNumbers(t.substr(b, w + 1 - b)));
+    out.push_back(canonicalNumbers(t.substr(b)));
+    return out;
+  };
+  EXPECT_EQ(sections(g->toString()), sections(text));
+  EXPECT_THROW(parseIR("graph(%x : Tensor):\n  %f : Future[Tensor] = prim::fork_0(%x)\n  return (%x)\n"), Error);
+}
+
+}  // namespace
+}  // namespace kindling

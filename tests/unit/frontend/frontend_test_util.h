@@ -61,7 +61,7 @@ class TestTarget : public CompilationTarget {
     return it == fns_.end() ? nullptr : it->second.get();
   }
   void addType(TypePtr type) override {
-    std::string n = type->str();
+    std::string n = type->annotationStr();  // the qualified name of classes and enums
     if (auto* t = type->cast<TupleType>()) n = t->qualName().value_or(n);
     types_[n] = type;
   }

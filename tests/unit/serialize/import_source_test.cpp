@@ -184,7 +184,7 @@ TEST(SourceImporter, ScriptClassesAndEnums) {
   std::string g = target.get("__torch__.extra.User.forward")->graph()->toString(false);
   EXPECT_NE(g.find("%h.1 : __torch__.extra.Holder = prim::CreateObject()"), std::string::npos) << g;
   EXPECT_NE(g.find("prim::CallMethod[name=\"__init__\"](%h.1,"), std::string::npos) << g;
-  EXPECT_NE(g.find("__torch__.extra.Color = prim::Constant[value="), std::string::npos) << g;
+  EXPECT_NE(g.find("Enum<__torch__.extra.Color> = prim::Constant[value=__torch__.extra.Color.GREEN]"), std::string::npos) << g;
   EXPECT_NE(g.find("aten::eq(%c.1,"), std::string::npos) << g;
 }
 

@@ -55,7 +55,6 @@ KNOWN_FAILURES = {
     "amin": "error inputs: Kindling returns a value or fails at compile time where PyTorch raises at run time",
     "amax": "error inputs: Kindling returns a value or fails at compile time where PyTorch raises at run time",
     "addmm": "integer addmm: 'result type Float can't be cast' (integer matmul computed in float)",
-    "nn.functional.hardtanh": "hardtanh of integer tensors rounds the float bounds differently",
     "scatter": "missing argument check: PyTorch raises on an error input, Kindling returns a value",
     "scatter_add": "missing argument check: PyTorch raises on an error input, Kindling returns a value",
     "nn.functional.softshrink": "missing argument check (negative lambda): PyTorch raises, Kindling returns",

@@ -67,13 +67,15 @@ Tensor hardtanh(const Tensor& self, const Scalar& lo, const Scalar& hi, const Te
   dispatchLoopTypesNoBool(it.loopComputeDtype(), "hardtanh", [&](auto tag) {
     using T = decltype(tag);
     const T l = lo.to<T>(), h = hi.to<T>();
+    // min(max(x, l), h) as ATen's clamp (min_val > max_val gives max_val); NaN stays NaN
     if constexpr (isFloat<T>) {
-      if (l <= h) {  // min(max(x, l), h) equals clampOf when l <= h
-        simd::forEachUnary<T>(it, [l, h](const T* x, T* y, int64_t n) { simd::clamp(x, y, n, true, l, true, h); });
-        return;
-      }
+      simd::forEachUnary<T>(it, [l, h](const T* x, T* y, int64_t n) { simd::clamp(x, y, n, true, l, true, h); });
+    } else {
+      cpuKernel(it, [l, h](T x) -> T {
+        const T t = x < l ? l : x;
+        return t > h ? h : t;
+      });
     }
-    cpuKernel(it, [l, h](T x) -> T { return clampOf(x, l, h); });
   });
   return it.output();
 }

@@ -212,14 +212,16 @@ void normalizeRows(const T* X, T* Y, int64_t rows, int64_t M, double eps, const 
   for (int64_t r = 0; r < rows; ++r) {
     const T* x = X + r * M;
     T* y = Y + r * M;
-    // vectorized (ops/simd): mean and variance via simd::sum / sumSquaredDiff (double results), output as
-    // PyTorch computes it: (x * rstd - mean * rstd) * w + b in the row dtype
-    const double mean = simd::sum(x, M) / static_cast<double>(M);
+    // vectorized (ops/simd), every step in double as before: mean, sum of squared deviations, output
+    double s;
+    if constexpr (std::is_same_v<T, float>) s = simd::sumWide(x, M);
+    else s = simd::sum(x, M);
+    const double mean = s / static_cast<double>(M);
     const double v = simd::sumSquaredDiff(x, M, mean);
     const double rstd = 1.0 / std::sqrt(v / static_cast<double>(M) + eps);
     if (meanOut) meanOut[r] = mean;
     if (rstdOut) rstdOut[r] = rstd;
-    simd::affineRow(x, y, M, static_cast<T>(rstd), static_cast<T>(-mean * rstd), w, b);
+    simd::affineRow(x, y, M, mean, rstd, w, b);
   }
 }
 

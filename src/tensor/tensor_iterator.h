@@ -132,7 +132,7 @@ void TensorIterator::forEach(Loop&& loop) {
     const int nd = ndim_;
     if (nd <= 1) {
       const int64_t n = numel_;
-      int64_t st[kMaxOperands];
+      int64_t st[kMaxOperands] = {};
       for (int k = 0; k < nops; ++k) st[k] = nd == 0 ? 0 : strides_[0][k];
       const int nthreads = n >= kGrainSize ? std::min<int64_t>(omp_get_max_threads(), n / (kGrainSize / 2)) : 1;
       if (nthreads <= 1) {
@@ -156,7 +156,7 @@ void TensorIterator::forEach(Loop&& loop) {
       // Outer dims 0..nd-2 iterate; innermost dim nd-1 is one run.
       const int64_t inner = sizes_[nd - 1];
       const int64_t outer = numel_ / inner;
-      int64_t st[kMaxOperands];
+      int64_t st[kMaxOperands] = {};
       for (int k = 0; k < nops; ++k) st[k] = strides_[nd - 1][k];
       auto runRange = [&](int64_t begin, int64_t end) {
         // multi-index of `begin` over dims 0..nd-2

@@ -110,22 +110,28 @@ inline T scalarBinary(T a, T b) {
 }
 
 template <class T>
-HWY_NOINLINE void affineRowLoop(const T* x, T* y, int64_t n, T scale, T shift, const T* w, const T* b) {
-  const hn::ScalableTag<T> d;
-  const int64_t N = static_cast<int64_t>(hn::Lanes(d));
-  const auto vs = hn::Set(d, scale), vt = hn::Set(d, shift);
+HWY_NOINLINE void affineRowLoop(const T* x, T* y, int64_t n, double mean, double rstd, const T* w, const T* b) {
+  const hn::ScalableTag<double> dd;
+  const hn::Rebind<T, decltype(dd)> dt;  // as many T lanes as doubles
+  const int64_t N = static_cast<int64_t>(hn::Lanes(dd));
+  const auto vm = hn::Set(dd, mean), vr = hn::Set(dd, rstd);
+  auto load = [&](const T* p) {
+    if constexpr (std::is_same_v<T, double>) return hn::LoadU(dd, p);
+    else return hn::PromoteTo(dd, hn::LoadU(dt, p));
+  };
   int64_t i = 0;
   for (; i + N <= n; i += N) {
-    auto v = hn::Add(hn::Mul(hn::LoadU(d, x + i), vs), vt);
-    if (w) v = hn::Mul(v, hn::LoadU(d, w + i));
-    if (b) v = hn::Add(v, hn::LoadU(d, b + i));
-    hn::StoreU(v, d, y + i);
+    auto v = hn::Mul(hn::Sub(load(x + i), vm), vr);
+    if (w) v = hn::Mul(v, load(w + i));
+    if (b) v = hn::Add(v, load(b + i));
+    if constexpr (std::is_same_v<T, double>) hn::StoreU(v, dd, y + i);
+    else hn::StoreU(hn::DemoteTo(dt, v), dt, y + i);
   }
   for (; i < n; ++i) {
-    T v = x[i] * scale + shift;
-    if (w) v = v * w[i];
-    if (b) v = v + b[i];
-    y[i] = v;
+    double v = (static_cast<double>(x[i]) - mean) * rstd;
+    if (w) v *= static_cast<double>(w[i]);
+    if (b) v += static_cast<double>(b[i]);
+    y[i] = static_cast<T>(v);
   }
 }
 
@@ -366,9 +372,9 @@ struct Widen<double> {
   static int64_t lanes() { return 2 * static_cast<int64_t>(hn::Lanes(hn::ScalableTag<double>())); }
 };
 
-template <class T>
+template <class T, bool Wide = false>
 HWY_NOINLINE double sumLoop(const T* HWY_RESTRICT x, int64_t n) {
-  if constexpr (std::is_same_v<T, float>) {
+  if constexpr (std::is_same_v<T, float> && !Wide) {
     // Blocks of 64 vectors summed in float (four accumulators: each lane adds 16 values), block totals
     // added in double: as accurate as a double accumulator for any practical n, at float speed.
     const hn::ScalableTag<float> d;
@@ -600,7 +606,7 @@ HWY_NOINLINE void clampLoop(const T* x, T* y, int64_t n, bool hasLo, T lo, bool 
     y[i] = t;
   }
 }
-template <class T>
+template <class T, bool Wide = false>
 HWY_NOINLINE double sumLoop(const T* x, int64_t n) {
   double s = 0;
   for (int64_t i = 0; i < n; ++i) s += static_cast<double>(x[i]);
@@ -719,8 +725,9 @@ void SoftmaxRowF32(const float* x, float* y, int64_t n, bool log) { softmaxRowLo
 void SoftmaxRowF64(const double* x, double* y, int64_t n, bool log) { softmaxRowLoop<double>(x, y, n, log); }
 void SoftmaxColsF32(const float* x, float* y, int64_t d, int64_t inner, bool log, float* s) { softmaxColumnsLoop<float>(x, y, d, inner, log, s); }
 void SoftmaxColsF64(const double* x, double* y, int64_t d, int64_t inner, bool log, double* s) { softmaxColumnsLoop<double>(x, y, d, inner, log, s); }
-void AffineRowF32(const float* x, float* y, int64_t n, float s, float t, const float* w, const float* b) { affineRowLoop<float>(x, y, n, s, t, w, b); }
-void AffineRowF64(const double* x, double* y, int64_t n, double s, double t, const double* w, const double* b) { affineRowLoop<double>(x, y, n, s, t, w, b); }
+void AffineRowF32(const float* x, float* y, int64_t n, double m, double r, const float* w, const float* b) { affineRowLoop<float>(x, y, n, m, r, w, b); }
+void AffineRowF64(const double* x, double* y, int64_t n, double m, double r, const double* w, const double* b) { affineRowLoop<double>(x, y, n, m, r, w, b); }
+double SumWideF32(const float* x, int64_t n) { return sumLoop<float, true>(x, n); }
 int64_t TargetId() { return HWY_TARGET; }
 
 }  // namespace HWY_NAMESPACE
@@ -750,6 +757,7 @@ HWY_EXPORT(SoftmaxColsF32);
 HWY_EXPORT(SoftmaxColsF64);
 HWY_EXPORT(AffineRowF32);
 HWY_EXPORT(AffineRowF64);
+HWY_EXPORT(SumWideF32);
 HWY_EXPORT(TargetId);
 
 void unary(Unary op, const float* x, float* y, int64_t n) { HWY_DYNAMIC_DISPATCH(UnaryF32)(static_cast<int>(op), x, y, n); }
@@ -783,12 +791,13 @@ void softmaxColumns(const double* x, double* y, int64_t dimSize, int64_t inner, 
   HWY_DYNAMIC_DISPATCH(SoftmaxColsF64)(x, y, dimSize, inner, log, scratch);
 }
 
-void affineRow(const float* x, float* y, int64_t n, float scale, float shift, const float* w, const float* b) {
-  HWY_DYNAMIC_DISPATCH(AffineRowF32)(x, y, n, scale, shift, w, b);
+void affineRow(const float* x, float* y, int64_t n, double mean, double rstd, const float* w, const float* b) {
+  HWY_DYNAMIC_DISPATCH(AffineRowF32)(x, y, n, mean, rstd, w, b);
 }
-void affineRow(const double* x, double* y, int64_t n, double scale, double shift, const double* w, const double* b) {
-  HWY_DYNAMIC_DISPATCH(AffineRowF64)(x, y, n, scale, shift, w, b);
+void affineRow(const double* x, double* y, int64_t n, double mean, double rstd, const double* w, const double* b) {
+  HWY_DYNAMIC_DISPATCH(AffineRowF64)(x, y, n, mean, rstd, w, b);
 }
+double sumWide(const float* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(SumWideF32)(x, n); }
 
 std::vector<std::string> availableTargets() {
   std::vector<std::string> names;

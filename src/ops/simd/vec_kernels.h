@@ -63,10 +63,12 @@ double maxMin(const double* x, int64_t n, bool max);
 void accumulate(const float* x, double* acc, int64_t n);
 void accumulate(const double* x, double* acc, int64_t n);
 
-/// y[i] = (x[i] * scale + shift) * w[i] + b[i] (w or b null: that step skipped), unfused, in the row's
-/// dtype: PyTorch 1.13's layer_norm output step (scale = rstd, shift = -mean * rstd).
-void affineRow(const float* x, float* y, int64_t n, float scale, float shift, const float* w, const float* b);
-void affineRow(const double* x, double* y, int64_t n, double scale, double shift, const double* w, const double* b);
+/// y[i] = ((x[i] - mean) * rstd) * w[i] + b[i] (w or b null: that step skipped), computed in double and
+/// rounded once (layer_norm's output step: no cancellation error for large-magnitude rows).
+void affineRow(const float* x, float* y, int64_t n, double mean, double rstd, const float* w, const float* b);
+void affineRow(const double* x, double* y, int64_t n, double mean, double rstd, const double* w, const double* b);
+/// Sum of x[0..n) with every addition in double (where the mean must be exact to double precision).
+double sumWide(const float* x, int64_t n);
 
 /// Softmax (or log_softmax) of one contiguous row of n >= 1 elements, as PyTorch's vectorized last-dim
 /// kernel: max, exp(x - max) and their sum in the row's dtype, then scale (log: x - max - log(sum)).

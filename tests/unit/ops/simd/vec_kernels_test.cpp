@@ -266,7 +266,32 @@ TEST(VecKernels, ReductionsEveryTarget) {
       std::vector<double> xd(x.begin(), x.end());
       accumulate(xd.data(), acc.data(), n);
       for (int64_t i = 0; i < n; ++i)
-        if (!std::isnan(xd[i])) ASSERT_EQ(acc[i], 1.0 + xd[i]);
+        if (!std::isnan(xd[i])) {
+          ASSERT_EQ(acc[i], 1.0 + xd[i]);
+        }
+    }
+  }
+}
+
+TEST(VecKernels, AffineRowAndWideSumInDoubleEveryTarget) {
+  TargetGuard guard;
+  for (const auto& target : availableTargets()) {
+    forceTarget(target);
+    for (int64_t n : {1, 7, 16, 33, 100}) {
+      // large-magnitude rows: the output step must not lose the small deviations (layer_norm)
+      std::vector<float> x = sampleValues<float>(n, 3 + n, 1e4f, 1e4f + 2.f), w = sampleValues<float>(n, 4),
+                         b = sampleValues<float>(n, 5), y(n);
+      long double s = 0;
+      for (float v : x) s += v;
+      EXPECT_NEAR(sumWide(x.data(), n), static_cast<double>(s), 1e-9 * n) << target;
+      const double mean = static_cast<double>(s / n), rstd = 0.75;
+      affineRow(x.data(), y.data(), n, mean, rstd, w.data(), b.data());
+      for (int64_t i = 0; i < n; ++i) {
+        const float want = static_cast<float>((static_cast<double>(x[i]) - mean) * rstd * w[i] + b[i]);
+        ASSERT_EQ(y[i], want) << target << " " << i;
+      }
+      affineRow(x.data(), y.data(), n, mean, rstd, nullptr, nullptr);
+      for (int64_t i = 0; i < n; ++i) ASSERT_EQ(y[i], static_cast<float>((static_cast<double>(x[i]) - mean) * rstd));
     }
   }
 }

@@ -104,14 +104,14 @@ TypePtr TypeParser::parseSubscript(const SubscriptExpr& s, bool* isFinal) const 
     return parse(subs[0]);
   };
   if (base == "List" || base == "list") return ListType::create(one("List"));
+  // BroadcastingList2[int] (torch/nn/functional.py annotations): a list; a single value broadcasts to
+  // N entries (the argument's N, set by schemaForDef).
+  if (base.rfind("BroadcastingList", 0) == 0) return ListType::create(one("BroadcastingList"));
   if (base == "Optional") return OptionalType::create(one("Optional"));
   if (base == "Future") return FutureType::create(one("Future"));
   if (base == "Final") {
     if (!isFinal) throw CompileError("Final can only be used to annotate class attributes and constants", s.range);
     TypePtr t = one("Final");
-  // BroadcastingList2[int] (torch/nn/functional.py annotations): a list; a single value broadcasts to
-  // N entries (the argument's N, set by schemaForDef).
-  if (base.rfind("BroadcastingList", 0) == 0) return ListType::create(one("BroadcastingList"));
     *isFinal = true;
     return t;
   }

@@ -28,13 +28,13 @@ __attribute__((weak)) void registerPrimListOps(OperatorRegistry& r);
 __attribute__((weak)) void registerPrimStringOps(OperatorRegistry& r);
 __attribute__((weak)) void registerPrimDictOps(OperatorRegistry& r);
 __attribute__((weak)) void registerTensorPrimOps(OperatorRegistry& r);
+__attribute__((weak)) void registerMathExtraOps(OperatorRegistry& r);    // math_extra.cpp
+__attribute__((weak)) void registerReduceExtraOps(OperatorRegistry& r);  // reduce_extra.cpp
+__attribute__((weak)) void registerRandomOps(OperatorRegistry& r);       // random.cpp
 __attribute__((weak)) void registerRnnOps(OperatorRegistry& r);
 __attribute__((weak)) void registerTorchvisionOps(OperatorRegistry& r);
 __attribute__((weak)) void registerAttentionOps(OperatorRegistry& r);
 __attribute__((weak)) void registerFutureOps(OperatorRegistry& r);
-__attribute__((weak)) void registerMathExtraOps(OperatorRegistry& r);    // math_extra.cpp
-__attribute__((weak)) void registerReduceExtraOps(OperatorRegistry& r);  // reduce_extra.cpp
-__attribute__((weak)) void registerRandomOps(OperatorRegistry& r);       // random.cpp
 
 namespace {
 

@@ -6,6 +6,7 @@
 #include "passes/canonicalize/constant_propagation.h"
 #include "passes/canonicalize/dead_code_elimination.h"
 #include "passes/canonicalize/inliner.h"
+#include "passes/canonicalize/peephole.h"
 #include "passes/optimize/fold_conv_batch_norm.h"
 
 namespace kindling {
@@ -19,6 +20,7 @@ void runCleanupPasses(Graph& graph) {
 void runInferencePasses(Graph& graph, const PassContext& ctx) {
   if (ctx.calleeGraph) inlineCalls(graph, ctx.calleeGraph);
   canonicalizeScalarOperands(graph);
+  runPeephole(graph);
   propagateConstants(graph);
   eliminateDeadCode(graph);
 }

@@ -25,7 +25,8 @@ struct PassContext {
 void runCleanupPasses(Graph& graph);
 
 /// Inliner, scalar canonicalization of add/sub/mul/div with 0-dim tensor constants (as PyTorch's
-/// executor), constant propagation, dead code elimination, in that order. Modifies `graph` in place.
+/// executor), the value-changing peephole rewrites (passes/canonicalize/peephole.h), constant propagation,
+/// dead code elimination, in that order. Modifies `graph` in place.
 void runInferencePasses(Graph& graph, const PassContext& ctx = {});
 
 /// Passes for a graph specialized to one module object (after passes/optimize/freeze_module.h):

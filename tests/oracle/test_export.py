@@ -33,7 +33,6 @@ _INDEX_AUG = ("frontend: x[i] += v emitted as add_ on aten::index (a copy) where
               "PyTorch running the printed code leaves x unchanged (H2)")
 _UNION_IF = "printer: if-outputs of Union type print without annotate(Union[...], ...), PyTorch rejects the join (H4)"
 XFAIL = {
-    "builtin_math.py::nan_constant": "Kindling's reload of its archive: math.nan * n == itself gives True (H4/H2)",
     "types_classes.py::static_method_constructor": "printer: @staticmethod printed as a method (H4)",
     "types_optional.py::optional_assigned_in_loop": _LOOP_OPTIONAL,
     "types_optional.py::optional_stays_none": _LOOP_OPTIONAL,

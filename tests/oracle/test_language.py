@@ -47,9 +47,6 @@ LANG_DIR = pathlib.Path(__file__).resolve().parent / "lang"
 # "file.py::function[i]" (one case) or "file.py::function" (all its cases) -> reason. Strict xfails:
 # a listed program that starts passing fails the run until it is removed from here.
 XFAIL = {
-    # H2 (statements / builtins / indexing)
-    "builtin_math.py::nan_constant": "PyTorch 1.13 gives x == x -> True for a NaN computed in the graph (nan * n) "
-                                     "but False for NaN inputs; Kindling follows IEEE (False) in both",
 }
 
 

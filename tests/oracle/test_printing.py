@@ -51,8 +51,6 @@ def _canonical_numbers(text):
 # "test_name[file.py::function]" -> reason: round trips that fail for a known reason outside the printers
 # (strict xfails: a listed one that starts passing fails the run until it is removed from here).
 XFAIL = {
-    "test_code_round_trip[builtin_math.py::nan_constant]":
-        "Kindling loading the printed code (same text as PyTorch prints) folds nan == nan to True",
     "test_code_round_trip[functional_misc.py::interpolate_1d]":
         "PyTorch's importer fails on the printed F.interpolate body (required keyword attribute 'value')",
     "test_code_round_trip[types_classes.py::static_method_constructor]":

@@ -57,7 +57,7 @@ bool suggestsChannelsLast(const Tensor& t) { return t.dim() >= 3 && !t.is_contig
 
 struct ConvPrim {
   dnnl::primitive prim;
-  dnnl::memory::desc src, weights, bias, dst, userWeights;
+  dnnl::memory::desc src, weights, bias, dst, userWeights, scratchpad;
 };
 
 onednn::Cache<ConvPrim>& convCache() {
@@ -249,7 +249,7 @@ Tensor convolution(const Tensor& inputArg, const Tensor& weight, const Tensor& b
     memory::desc biasD = bias.defined() ? memory::desc({O}, f32, tag::x) : memory::desc();
     auto desc = convolution_forward::desc(prop_kind::forward_inference, algorithm::convolution_direct, srcD, weiAny,
                                           biasD, dstD, st, dl, pl, pr);
-    primitive_attr attr;
+    primitive_attr attr = onednn::userScratchpadAttr();
     post_ops ops;
     if (post.residual.defined()) ops.append_sum(1.f);
     if (post.act == ConvPostOp::Act::Relu) ops.append_eltwise(1.f, algorithm::eltwise_relu, 0.f, 0.f);
@@ -258,6 +258,7 @@ Tensor convolution(const Tensor& inputArg, const Tensor& weight, const Tensor& b
     convolution_forward::primitive_desc pd(desc, attr, onednn::engine());
     auto p = std::make_shared<ConvPrim>();
     p->prim = convolution_forward(pd);
+    p->scratchpad = pd.scratchpad_desc();
     p->src = pd.src_desc();
     p->weights = pd.weights_desc();
     p->bias = biasD;
@@ -301,6 +302,7 @@ Tensor convolution(const Tensor& inputArg, const Tensor& weight, const Tensor& b
     b = bias.dtype() == ScalarType::Float ? bias.contiguous() : bias.to(ScalarType::Float).contiguous();
     args.emplace(DNNL_ARG_BIAS, onednn::memoryOf(b, prim->bias));
   }
+  args.emplace(DNNL_ARG_SCRATCHPAD, onednn::scratchpadFor(prim->scratchpad));
   auto& s = onednn::stream();
   onednn::guarded("convolution", [&] { prim->prim.execute(s, args); });
   s.wait();
@@ -361,9 +363,10 @@ Tensor convolutionTransposed(const Tensor& inputArg, const Tensor& weight, const
     memory::desc biasD = bias.defined() ? memory::desc({O}, f32, tag::x) : memory::desc();
     auto desc = deconvolution_forward::desc(prop_kind::forward_inference, algorithm::deconvolution_direct, srcD,
                                             memory::desc(wdims, f32, tag::any), biasD, dstD, st, dl, pl, pr);
-    deconvolution_forward::primitive_desc pd(desc, onednn::engine());
+    deconvolution_forward::primitive_desc pd(desc, onednn::userScratchpadAttr(), onednn::engine());
     auto p = std::make_shared<ConvPrim>();
     p->prim = deconvolution_forward(pd);
+    p->scratchpad = pd.scratchpad_desc();
     p->src = pd.src_desc();
     p->weights = pd.weights_desc();
     p->bias = biasD;
@@ -392,6 +395,7 @@ Tensor convolutionTransposed(const Tensor& inputArg, const Tensor& weight, const
     b = bias.contiguous();
     args.emplace(DNNL_ARG_BIAS, onednn::memoryOf(b, prim->bias));
   }
+  args.emplace(DNNL_ARG_SCRATCHPAD, onednn::scratchpadFor(prim->scratchpad));
   auto& s = onednn::stream();
   onednn::guarded("convolution", [&] { prim->prim.execute(s, args); });
   s.wait();

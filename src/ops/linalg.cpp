@@ -16,7 +16,7 @@ namespace {
 
 struct MatmulPrim {
   dnnl::matmul prim;
-  dnnl::memory::desc src, weights, userWeights, bias, dst;
+  dnnl::memory::desc src, weights, userWeights, bias, dst, scratchpad;
 };
 
 onednn::Cache<MatmulPrim>& matmulCache() {
@@ -63,13 +63,14 @@ Tensor onednnMatmul(const Tensor& A0, const Tensor& B0, const Tensor& bias, bool
       biasD = memory::desc(bd, memory::data_type::f32, bs);
     }
     matmul::desc d = bias32.defined() ? matmul::desc(aD, bD, biasD, cD) : matmul::desc(aD, bD, cD);
-    matmul::primitive_desc pd(d, onednn::engine());
+    matmul::primitive_desc pd(d, onednn::userScratchpadAttr(), onednn::engine());
     p->prim = matmul(pd);
     p->src = aD;
     p->weights = pd.weights_desc();
     p->userWeights = bUser;
     p->bias = biasD;
     p->dst = cD;
+    p->scratchpad = pd.scratchpad_desc();
     return p;
   });
   dnnl::memory bMem = constantB ? onednn::packedWeights(B, prim->userWeights, prim->weights, 2)
@@ -78,6 +79,7 @@ Tensor onednnMatmul(const Tensor& A0, const Tensor& B0, const Tensor& bias, bool
                                              {DNNL_ARG_WEIGHTS, bMem},
                                              {DNNL_ARG_DST, onednn::memoryOf(C, prim->dst)}};
   if (bias32.defined()) args.emplace(DNNL_ARG_BIAS, onednn::memoryOf(bias32, prim->bias));
+  args.emplace(DNNL_ARG_SCRATCHPAD, onednn::scratchpadFor(prim->scratchpad));
   auto& s = onednn::stream();
   onednn::guarded("matmul", [&] { prim->prim.execute(s, args); });
   s.wait();

@@ -101,8 +101,13 @@ WeightCache& weightCache() {
   return *c;
 }
 
-Cache<dnnl::reorder>& reorderCache() {
-  static Cache<dnnl::reorder>* c = new Cache<dnnl::reorder>();
+struct ReorderPrim {
+  dnnl::reorder prim;
+  dnnl::memory::desc scratchpad;
+};
+
+Cache<ReorderPrim>& reorderCache() {
+  static Cache<ReorderPrim>* c = new Cache<ReorderPrim>();
   return *c;
 }
 
@@ -156,10 +161,32 @@ void reorder(const dnnl::memory& src, const dnnl::memory& dst) {
   addDesc(k, sd);
   addDesc(k, dd);
   auto prim = reorderCache().get(k, [&] {
-    return std::make_shared<dnnl::reorder>(dnnl::reorder::primitive_desc(engine(), sd, engine(), dd));
+    dnnl::reorder::primitive_desc pd(engine(), sd, engine(), dd, userScratchpadAttr());
+    auto r = std::make_shared<ReorderPrim>();
+    r->prim = dnnl::reorder(pd);
+    r->scratchpad = pd.scratchpad_desc();
+    return r;
   });
-  guarded("reorder", [&] { prim->execute(stream(), const_cast<dnnl::memory&>(src), const_cast<dnnl::memory&>(dst)); });
+  guarded("reorder", [&] {
+    prim->prim.execute(stream(), {{DNNL_ARG_FROM, const_cast<dnnl::memory&>(src)},
+                                  {DNNL_ARG_TO, const_cast<dnnl::memory&>(dst)},
+                                  {DNNL_ARG_SCRATCHPAD, scratchpadFor(prim->scratchpad)}});
+  });
   stream().wait();
+}
+
+dnnl::primitive_attr userScratchpadAttr() {
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return attr;
+}
+
+dnnl::memory scratchpadFor(const dnnl::memory::desc& desc) {
+  thread_local Storage buffer;
+  const size_t need = desc.get_size();
+  if (need == 0) return dnnl::memory(desc, engine(), nullptr);
+  if (!buffer || buffer->nbytes() < need) buffer = makeIntrusive<StorageImpl>(std::max<size_t>(need, 4096));
+  return dnnl::memory(desc, engine(), buffer->data());
 }
 
 Tensor scratch(int slot, const IntArray& sizes, const IntArray& strides, ScalarType dtype) {

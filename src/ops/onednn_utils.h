@@ -101,6 +101,16 @@ dnnl::memory packedWeights(const Tensor& w, const dnnl::memory::desc& have, cons
 /// Reorders between two memories (cached primitive), on the calling thread's stream.
 void reorder(const dnnl::memory& src, const dnnl::memory& dst);
 
+/// Attributes every Kindling primitive is created with: a user-managed scratchpad
+/// (dnnl::scratchpad_mode::user). oneDNN's default library scratchpad is one buffer shared by all threads
+/// unless oneDNN was built with DNNL_ENABLE_CONCURRENT_EXEC (Debian's is not), so two primitives executing
+/// at the same time (forked calls: torch.jit.fork) overwrite each other's temporaries and give wrong
+/// results. Pass `scratchpadFor(pd.scratchpad_desc())` as DNNL_ARG_SCRATCHPAD when executing.
+dnnl::primitive_attr userScratchpadAttr();
+/// Memory for a primitive's scratchpad from a per-thread buffer (grown, never shrunk; valid until the next
+/// call on this thread). A zero-size desc gives an empty memory, which oneDNN accepts.
+dnnl::memory scratchpadFor(const dnnl::memory::desc& desc);
+
 /// A per-thread reusable buffer viewed with the given sizes/strides (for temporaries such as reordered
 /// activations): slot 0..3; valid until the next call with the same slot on this thread. Reusing the memory
 /// avoids page faults and cache misses of fresh allocations on every call.

@@ -99,6 +99,7 @@ Tensor poolInput4d(const Tensor& in, const Pool2dParams& p, int64_t& OH, int64_t
 
 struct PoolPrim {
   dnnl::pooling_v2_forward prim;
+  dnnl::memory::desc scratchpad;
 };
 
 onednn::Cache<PoolPrim>& poolCache() {
@@ -166,15 +167,17 @@ Tensor maxPool2d(const Tensor& in, const IntArray& k, const IntArray& st, const 
         memory::desc dstD(memory::dims(outSizes.begin(), outSizes.end()), memory::data_type::f32, tagD);
         pooling_v2_forward::desc d(prop_kind::forward_inference, algorithm::pooling_max, srcD, dstD, {p.sH, p.sW},
                                    {p.kH, p.kW}, {p.dH - 1, p.dW - 1}, {p.pH, p.pW}, {prH, prW});
-        pooling_v2_forward::primitive_desc pd(d, onednn::engine());
+        pooling_v2_forward::primitive_desc pd(d, onednn::userScratchpadAttr(), onednn::engine());
         auto r = std::make_shared<PoolPrim>();
         r->prim = pooling_v2_forward(pd);
+        r->scratchpad = pd.scratchpad_desc();
         return r;
       });
       auto& s = onednn::stream();
       onednn::guarded("max_pool2d", [&] {
         prim->prim.execute(s, {{DNNL_ARG_SRC, onednn::memoryOf(x, onednn::descOf(x))},
-                               {DNNL_ARG_DST, onednn::memoryOf(out, onednn::descOf(out))}});
+                               {DNNL_ARG_DST, onednn::memoryOf(out, onednn::descOf(out))},
+                               {DNNL_ARG_SCRATCHPAD, onednn::scratchpadFor(prim->scratchpad)}});
       });
       s.wait();
     } else {

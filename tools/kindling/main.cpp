@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <new>
@@ -229,9 +230,7 @@ std::string firstLine(const std::string& s) {
   return nl == std::string::npos ? s : s.substr(0, nl);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int runCli(int argc, char** argv) {
   CLI::App app{"kindling: TorchScript without libtorch — run, inspect and benchmark TorchScript programs"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Show help for all subcommands");
@@ -353,4 +352,17 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "error: internal error: %s\n", firstLine(e.what()).c_str());
     return kExitRuntime;
   }
+}
+
+}  // namespace
+
+// The process ends with _Exit after flushing the output: forked tasks (torch.jit.fork) the program never
+// waited for may still run on the inter-op pool, and static destructors (operator registry, oneDNN engine)
+// must not run under them.
+int main(int argc, char** argv) {
+  const int rc = runCli(argc, argv);
+  std::cout.flush();
+  std::cerr.flush();
+  std::fflush(nullptr);
+  std::_Exit(rc);
 }

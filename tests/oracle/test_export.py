@@ -11,6 +11,7 @@
   - TorchScript classes with __getstate__/__setstate__ in the module state.
 Programs Kindling cannot compile yet (language gaps, not export) are skipped with the compiler's message.
 """
+import copy
 import pathlib
 from typing import Tuple
 import zipfile
@@ -65,7 +66,8 @@ def _entry_cases():
 
 
 def _clone(args):
-    return tuple(a.clone() if isinstance(a, torch.Tensor) else a for a in args)
+    # Deep: programs mutate tensors inside lists/dicts (xs[0] += 5); every run must see the original values.
+    return copy.deepcopy(args)
 
 
 @pytest.mark.parametrize("case", _entry_cases())
@@ -115,7 +117,7 @@ def test_source_program_archive(case, run_kindling, tmp_path):
 
     # Kindling runs its own archive.
     inp, res_out = tmp_path / "in.pt", tmp_path / "out.pt"
-    torch.save(args, str(inp))
+    torch.save(_clone(args), str(inp))
     r = run_kindling("run", out, "--input", inp, "--output", res_out, timeout=120)
     assert_no_crash(r)
     assert r.returncode == 0, r.describe()

@@ -29,19 +29,12 @@ LANG_DIR = pathlib.Path(__file__).resolve().parent / "lang"
 
 # Known gaps outside the exporter (frontend IR or printer differences from PyTorch), as of this writing.
 # Not strict: other helpers fix these in parallel; XPASS entries in the summary are to be removed from here.
-_LOOP_OPTIONAL = "printer: loop-carried Optional initialised with None prints without annotate(Optional[T], None) (H4)"
-_INDEX_AUG = ("frontend: x[i] += v emitted as add_ on aten::index (a copy) where PyTorch emits index_put_; "
-              "PyTorch running the printed code leaves x unchanged (H2)")
 _UNION_IF = "printer: if-outputs of Union type print without annotate(Union[...], ...), PyTorch rejects the join (H4)"
 XFAIL = {
     "types_classes.py::static_method_constructor": "printer: @staticmethod printed as a method (H4)",
-    "types_optional.py::optional_assigned_in_loop": _LOOP_OPTIONAL,
-    "types_optional.py::optional_stays_none": _LOOP_OPTIONAL,
     "functional_misc.py::interpolate_1d": ("Kindling's own F.interpolate body printed into __torch__.torch.nn."
                                            "functional: PyTorch fails with \"required keyword attribute 'value' is "
                                            "undefined\" (H5/H4)"),
-    "index_write.py::aug_assign_index_tensor": _INDEX_AUG,
-    "index_write.py::aug_assign_mask": _INDEX_AUG,
     "types_union.py::union_return": _UNION_IF,
     "types_union.py::union_variable_assigned": _UNION_IF,
 }

@@ -88,7 +88,12 @@ std::string graphFloatStr(double d) {
   int c = std::fpclassify(d);
   if ((c == FP_NORMAL || c == FP_ZERO) && std::fabs(d) < 1e10) {
     auto i = static_cast<int64_t>(d);
-    if (static_cast<double>(i) == d) return (i == 0 && std::signbit(d) ? "-" : "") + std::to_string(i) + ".";
+    if (static_cast<double>(i) == d) {
+      std::string s = i == 0 && std::signbit(d) ? "-" : "";
+      s += std::to_string(i);
+      s += '.';
+      return s;
+    }
   }
   if (std::isnan(d)) return "nan";
   if (std::isinf(d)) return d > 0 ? "inf" : "-inf";

@@ -264,7 +264,8 @@ void embeddingBagImpl(Stack& s, bool hasPaddingArg) {
   const int64_t mode = a.toInt(4);
   const Tensor psw = a.optTensor(6);
   const bool includeLast = a.toBool(7);
-  std::optional<int64_t> pad = hasPaddingArg ? a.optInt(8) : std::nullopt;
+  std::optional<int64_t> pad;
+  if (hasPaddingArg) pad = a.optInt(8);
   KD_CHECK(w.dim() == 2, "weight has to be a 2D Tensor, but got Tensor of dimension {}", w.dim());
   KD_CHECK(idxIn.dtype() == ScalarType::Long || idxIn.dtype() == ScalarType::Int,
            "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got {} instead (while checking arguments for embedding_bag)",
@@ -278,10 +279,11 @@ void embeddingBagImpl(Stack& s, bool hasPaddingArg) {
   KD_CHECK(isFloatingType(w.dtype()), "\"embedding_bag_cpu\" not implemented for '{}'", scalarTypeName(w.dtype()));
   const int64_t num = w.sizes()[0], dim = w.sizes()[1];
   int64_t padIdx = -1;
-  if (pad) {
-    KD_CHECK(*pad >= -num && *pad < num, "padding_idx must be within the number of embeddings, -{} through {}, but got {}",
-             num, num - 1, *pad);
-    padIdx = *pad < 0 ? *pad + num : *pad;
+  if (pad.has_value()) {
+    const int64_t p = pad.value_or(0);
+    KD_CHECK(p >= -num && p < num, "padding_idx must be within the number of embeddings, -{} through {}, but got {}",
+             num, num - 1, p);
+    padIdx = p < 0 ? p + num : p;
   }
   if (psw.defined()) {
     KD_CHECK(mode == 0, "embedding_bag: per_sample_weights only supported with mode='sum'");

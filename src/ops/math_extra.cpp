@@ -342,16 +342,17 @@ void predicateK(Stack& s) {
   dispatchLoopTypes(it.loopComputeDtype(), "signbit", [&](auto tag) {
     using T = decltype(tag);
     cpuKernel(it, [](T v) -> bool {
+      bool r = false;
       if constexpr (isFloat<T>) {
-        if (Which == 0) return std::signbit(v);
-        if (Which == 1) return v == std::numeric_limits<T>::infinity();
-        return v == -std::numeric_limits<T>::infinity();
+        if (Which == 0) r = std::signbit(v);
+        else if (Which == 1) r = v == std::numeric_limits<T>::infinity();
+        else r = v == -std::numeric_limits<T>::infinity();
       } else if constexpr (std::is_signed_v<T>) {
-        return Which == 0 ? v < 0 : false;
+        r = Which == 0 && v < 0;
       } else {
         (void)v;
-        return false;
       }
+      return r;
     });
   });
   a.ret(it.output());

@@ -33,7 +33,10 @@ int64_t poolOutSize(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t 
 
 std::string joinSizes(const IntArray& v) {
   std::string s;
-  for (size_t i = 0; i < v.size(); ++i) s += (i ? "x" : "") + std::to_string(v[i]);
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i) s += 'x';
+    s += std::to_string(v[i]);
+  }
   return s;
 }
 

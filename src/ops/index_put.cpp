@@ -10,6 +10,7 @@
 // Registered from registerTensorPrimOps (tensor_prim.cpp) with PyTorch 1.13's schemas.
 #include <cstring>
 
+#include "ops/advanced_index.h"
 #include "ops/kernel_args.h"
 #include "ops/operator.h"
 #include "tensor/type_promotion.h"
@@ -21,43 +22,7 @@ namespace {
 /// The element offsets into `self` (in elements, from its data pointer) of self[indices], in the
 /// row-major order of the result, and the result's shape.
 std::vector<int64_t> indexedOffsets(const Tensor& self, const std::vector<IValue>& indices, IntArray& outShape) {
-  KD_CHECK_INDEX(static_cast<int64_t>(indices.size()) <= self.dim(), "too many indices for tensor of dimension {} (got {})",
-                 self.dim(), indices.size());
-  std::vector<Tensor> idx;  // one per self dim (undefined: whole dim)
-  for (const auto& v : indices) {
-    if (v.isNone()) {
-      idx.emplace_back();
-      continue;
-    }
-    const Tensor t = v.toTensor();
-    if (t.dtype() == ScalarType::Bool || t.dtype() == ScalarType::Byte) {
-      const int64_t first = static_cast<int64_t>(idx.size());
-      KD_CHECK_INDEX(first + t.dim() <= self.dim(), "too many indices for tensor of dimension {} (got {})", self.dim(),
-                     first + t.dim());
-      for (int64_t k = 0; k < t.dim(); ++k)
-        KD_CHECK_INDEX(t.sizes()[k] == self.sizes()[first + k],
-                       "The shape of the mask {} at index {} does not match the shape of the indexed tensor {} at index {}",
-                       t.sizesStr(), k, self.sizesStr(), first + k);
-      const Tensor m = t.to(ScalarType::Bool).contiguous();
-      std::vector<std::vector<int64_t>> pos(t.dim());
-      IntArray p(t.dim(), 0);
-      for (int64_t e = 0; e < m.numel(); ++e) {
-        if (m.data_ptr<bool>()[e])
-          for (int64_t k = 0; k < t.dim(); ++k) pos[k].push_back(p[k]);
-        for (int64_t k = t.dim() - 1; k >= 0; --k) {
-          if (++p[k] < t.sizes()[k]) break;
-          p[k] = 0;
-        }
-      }
-      for (int64_t k = 0; k < t.dim(); ++k) idx.push_back(Tensor::fromVector<int64_t>(pos[k], ScalarType::Long));
-    } else {
-      KD_CHECK_INDEX(isIntegralType(t.dtype(), false), "tensors used as indices must be long, int, byte or bool tensors");
-      idx.push_back(t.to(ScalarType::Long));
-    }
-  }
-  KD_CHECK_INDEX(static_cast<int64_t>(idx.size()) <= self.dim(), "too many indices for tensor of dimension {} (got {})",
-                 self.dim(), idx.size());
-  while (static_cast<int64_t>(idx.size()) < self.dim()) idx.emplace_back();
+  std::vector<Tensor> idx = indexTensorsPerDim(self, indices);
   std::vector<const IntArray*> shapes;
   std::vector<int64_t> indexed;
   for (int64_t k = 0; k < self.dim(); ++k)

@@ -544,6 +544,13 @@ Tensor clampTensor(const Tensor& self, const Tensor& lo, const Tensor& hi, const
   if (lo.defined()) it.addInput(lo);
   if (hi.defined()) it.addInput(hi);
   it.build();
+  // clamp with both bounds rejects bool; one tensor bound is clamp_min/clamp_max.Tensor, which ATen dispatches
+  // over bool too (max/min of bools).
+  if (it.loopComputeDtype() == ScalarType::Bool && !(lo.defined() && hi.defined())) {
+    if (lo.defined()) cpuKernel(it, [](bool x, bool l) -> bool { return x || l; });
+    else cpuKernel(it, [](bool x, bool h) -> bool { return x && h; });
+    return it.output();
+  }
   dispatchLoopTypesNoBool(it.loopComputeDtype(), "clamp", [&](auto tag) {
     using T = decltype(tag);
     auto nanOr = [](T x, T r) -> T {

@@ -111,6 +111,7 @@ void indexPutInPlace(Tensor& self, const std::vector<IValue>& indices, const Ten
     case ScalarType::Short: accumulateInto<int16_t>(dst, src, offsets); break;
     case ScalarType::Char: accumulateInto<int8_t>(dst, src, offsets); break;
     case ScalarType::Byte: accumulateInto<uint8_t>(dst, src, offsets); break;
+    case ScalarType::Bool: accumulateInto<bool>(dst, src, offsets); break;  // a sum of bools: logical or
     default: KD_CHECK(false, "index_put_ with accumulate=True is not implemented for {}", scalarTypeName(self.dtype()));
   }
 }

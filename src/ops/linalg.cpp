@@ -162,12 +162,13 @@ Tensor addmm(const Tensor& self, const Tensor& m1, const Tensor& m2, const Scala
   }
   Tensor prod = matmulCore(m1, m2, Tensor(), constantB);
   if (alpha.toDouble() != 1.0) {
+    // alpha and beta are converted to the product's dtype, as ATen (integer addmm truncates 0.6 to 0)
     TensorIterator it;
-    it.addOutput(prod).addInput(prod).addInput(alpha).build();
+    it.addOutput(prod).addInput(prod).build();
     dispatchLoopTypesNoBool(it.loopComputeDtype(), "addmm", [&](auto tag) {
       using T = decltype(tag);
       const T al = alpha.to<T>();
-      cpuKernel(it, [al](T x, T) -> T { return x * al; });
+      cpuKernel(it, [al](T x) -> T { return x * al; });
     });
   }
   if (beta.toDouble() == 0.0) return prod;

@@ -168,6 +168,18 @@ BatchNormResult batchNorm(const Tensor& input, const Tensor& weight, const Tenso
 
 void batchNormOp(Stack& s) {
   Args a(s, 9);
+  if (a.tensor(0).numel() == 0) {
+    // ATen's _batch_norm_impl_index returns a copy of a 0-element input (times weight[0], plus bias[0]: the
+    // only check it makes) before any shape or running-stat check.
+    for (int i : {1, 2}) {
+      const Tensor t = a.optTensor(i);
+      if (t.defined())
+        KD_CHECK(t.dim() > 0 && t.sizes()[0] > 0, "index 0 is out of bounds for dimension 0 with size {}",
+                 t.dim() > 0 ? t.sizes()[0] : 0);
+    }
+    a.ret(a.tensor(0).clone());
+    return;
+  }
   BatchNormResult r = batchNorm(a.tensor(0), a.optTensor(1), a.optTensor(2), a.optTensor(3), a.optTensor(4),
                                 a.toBool(5), a.toDouble(6), a.toDouble(7));
   a.ret(std::move(r.out));

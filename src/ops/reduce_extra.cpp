@@ -324,6 +324,8 @@ void aminmaxK(Stack& s) {
   const auto dim = a.optInt(1);
   const bool keepdim = a.toBool(2);
   if (dim) {
+    // a dim reduction builds ATen's 64-bit dim mask
+    KD_CHECK(self.dim() <= 64, "only tensors with up to 64 dims are supported");
     const int64_t w = maybeWrapDim(*dim, self.dim());
     KD_CHECK(self.dim() == 0 || self.sizes()[w] != 0,
              "aminmax(): Expected reduction dim {} to have non-zero size.", w);

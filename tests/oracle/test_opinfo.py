@@ -37,8 +37,6 @@ KNOWN_FAILURES = {
     "nn.functional.conv1d": "integer (int64) convolution not implemented",
     "nn.functional.conv2d": "integer (int64) convolution not implemented",
     "to": "Tensor.to(device_str, dtype, non_blocking, copy) binds a Scalar overload: 'Cannot input a tensor ...'",
-    "clamp_min": "clamp of bool tensors not implemented (elementwise.cpp)",
-    "clamp_max": "clamp of bool tensors not implemented (elementwise.cpp)",
     "topk": "indices of equal values differ (PyTorch's order among ties is implementation-defined)",
     "kthvalue": "indices of equal values differ (PyTorch's quickselect picks another tie)",
     "sort": "indices of equal values differ (unstable sort order among ties)",
@@ -46,15 +44,12 @@ KNOWN_FAILURES = {
     "nn.functional.dropout2d": "feature dropout with training=True (random masks) is not implemented",
     "nn.functional.dropout3d": "feature dropout with training=True (random masks) is not implemented",
     "nn.functional.feature_alpha_dropout.with_train": "alpha dropout with training=True is not implemented",
-    "nn.functional.batch_norm": "batch_norm of a 0-element input raises in Kindling",
-    "aminmax": "aminmax of 0-dim input with keepdim: result shape, and a missing empty-input error",
     "masked_select": "a run-time error of PyTorch is a compile-time error in Kindling (exit 1)",
     "gather": "a run-time error of PyTorch is a compile-time error in Kindling (exit 1)",
     "cat": "a run-time error of PyTorch is a compile-time error in Kindling (exit 1)",
     "index_select": "a run-time error of PyTorch is a compile-time error in Kindling (exit 1)",
     "amin": "error inputs: Kindling returns a value or fails at compile time where PyTorch raises at run time",
     "amax": "error inputs: Kindling returns a value or fails at compile time where PyTorch raises at run time",
-    "addmm": "integer addmm: 'result type Float can't be cast' (integer matmul computed in float)",
     "scatter": "missing argument check: PyTorch raises on an error input, Kindling returns a value",
     "scatter_add": "missing argument check: PyTorch raises on an error input, Kindling returns a value",
     "nn.functional.softshrink": "missing argument check (negative lambda): PyTorch raises, Kindling returns",
@@ -66,7 +61,6 @@ KNOWN_FAILURES = {
     "native_layer_norm": "float32 layer_norm differs by up to 3.8e-4 on large-magnitude samples",
     "nn.functional.embedding_bag": "embedding_bag values differ on two samples (max_norm / padding_idx cases)",
     "bernoulli": "an error input PyTorch rejects at run time is rejected at compile time by Kindling (exit 1)",
-    "index_put": "index_put_ with accumulate=True on bool tensors is not implemented",
 }
 TOL = {torch.float32: (1e-5, 1e-5), torch.float64: (1e-7, 1e-7)}
 WORKERS = int(os.environ.get("KINDLING_OPINFO_WORKERS", "3"))

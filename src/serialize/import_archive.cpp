@@ -98,14 +98,9 @@ ImportedArchive importArchive(const std::string& path, const ImportOptions& opti
   for (const std::string& r : out.records)
     if (r.rfind("extra/", 0) == 0 && r.size() > 6) out.extraFiles[r.substr(6)] = zip.readRecordString(r);
   out.version = readVersion(zip);
-  if (zip.hasRecord("byteorder")) {
-    std::string order = zip.readRecordString("byteorder");
-    while (!order.empty() && std::isspace(static_cast<unsigned char>(order.back()))) order.pop_back();
-    if (order == "big")
-      throw LoadError(fmt::format("archive '{}' holds big-endian tensor data (byteorder 'big'), which Kindling does not read yet", path));
-    if (order != "little")
-      throw LoadError(fmt::format("archive '{}': unknown byteorder record '{}'", path, order.substr(0, 40)));
-  }
+  // Tensor records of an archive written on a big-endian machine are byte-swapped as they are read (as
+  // torch.load does); the pickles themselves are endian-independent.
+  const bool bigEndian = zip.tensorDataIsBigEndian();
   if (!zip.hasRecord("data.pkl")) {
     if (zip.hasRecord("bytecode.pkl"))
       throw LoadError(fmt::format("'{}' is a mobile (lite interpreter) archive without data.pkl, which is not supported yet", path));
@@ -119,6 +114,7 @@ ImportedArchive importArchive(const std::string& path, const ImportOptions& opti
     RecordBuffer buf = zip.readRecord("constants.pkl");
     Unpickler u(buf.data(), buf.size(), "constants.pkl");
     u.setStorageLoader(storageLoader(zip, "constants"));
+    u.setSwapTensorBytes(bigEndian);
     IValue c = u.parse();
     if (!c.isTuple()) throw LoadError(fmt::format("archive '{}': constants.pkl does not hold a tuple", path));
     out.constants = c.toTupleRef().elements;
@@ -139,6 +135,7 @@ ImportedArchive importArchive(const std::string& path, const ImportOptions& opti
   Unpickler u(buf.data(), buf.size(), "data.pkl");
   u.setClassResolver(resolver);
   u.setStorageLoader(storageLoader(zip, "data"));
+  u.setSwapTensorBytes(bigEndian);
   IValue root = u.parse();
   if (!root.isObject())
     throw LoadError(fmt::format("archive '{}': data.pkl holds a {}, not a module object", path, root.tagName()));

@@ -30,8 +30,9 @@ struct ImportOptions {
   bool compileEagerly = true;
 };
 
-/// Throws LoadError for file/zip/pickle/version problems (also: a `byteorder` record saying "big"; tensors
-/// are read little-endian only), CompileError for code/ that does not compile.
+/// Tensor records of an archive whose `byteorder` record says "big" are byte-swapped while read.
+/// Throws LoadError for file/zip/pickle/version problems (also an unknown `byteorder`), CompileError for
+/// code/ that does not compile.
 ImportedArchive importArchive(const std::string& path, const ImportOptions& options = {});
 
 /// importArchive(path).module.

@@ -33,10 +33,6 @@ IValue loadTorchSave(const std::string& path) {
                                   "re-save it with a current torch.save", path));
     throw;
   }
-  if (zip->hasRecord("byteorder")) {
-    std::string order = zip->readRecordString("byteorder");
-    if (order != "little") throw LoadError(fmt::format("'{}': byte order '{}' is not supported", path, order));
-  }
   if (!zip->hasRecord("data.pkl"))
     throw LoadError(fmt::format("archive '{}' has no record 'data.pkl' (not a torch.save file)", path));
   if (zip->hasRecord("constants.pkl"))
@@ -51,6 +47,7 @@ IValue loadTorchSave(const std::string& path) {
       throw LoadError(fmt::format("archive '{}': record '{}' has {} bytes, the tensor needs {}", z.path(), rec, size, nbytes));
     return z.recordStorage(rec);
   });
+  u.setSwapTensorBytes(zip->tensorDataIsBigEndian());
   u.setClassResolver([](const std::string&) -> TypePtr { return nullptr; });
   return u.parse();
 }

@@ -4,7 +4,8 @@
 // Layout (any root folder name; PyTorch 1.13 uses the file's stem, 2.x "archive"):
 //   <root>/data.pkl   pickle of the value (tensors as persistent ids, see pickler.h)
 //   <root>/data/<key> raw little-endian storage bytes, 64-byte aligned
-//   <root>/version    "3\n"            (2.x also writes byteorder, .data/serialization_id: optional here)
+//   <root>/version    "3\n"            (newer writers add byteorder, .data/serialization_id: optional;
+//                                     byteorder "big" data is byte-swapped as read)
 // The legacy non-zip format (PyTorch < 1.6 or _use_new_zipfile_serialization=False) is rejected with a
 // LoadError that says so.
 #pragma once

@@ -12,6 +12,19 @@ namespace {
 
 constexpr size_t kMaxNesting = 1000;
 
+/// A new storage with the bytes of `src`, each `esize`-byte element reversed (big- to little-endian).
+/// Trailing bytes that do not fill an element are copied as they are.
+Storage byteSwappedCopy(const StorageImpl& src, size_t esize) {
+  Storage out = makeIntrusive<StorageImpl>(src.nbytes());
+  const auto* in = static_cast<const unsigned char*>(src.data());
+  auto* dst = static_cast<unsigned char*>(out->data());
+  size_t whole = src.nbytes() / esize * esize;
+  for (size_t i = 0; i < whole; i += esize)
+    for (size_t b = 0; b < esize; ++b) dst[i + b] = in[i + esize - 1 - b];
+  std::memcpy(dst + whole, in + whole, src.nbytes() - whole);
+  return out;
+}
+
 enum Op : uint8_t {
   MARK = '(', STOP = '.', POP = '0', POP_MARK = '1', DUP = '2', FLOAT = 'F', INT = 'I', BININT = 'J',
   BININT1 = 'K', LONG = 'L', BININT2 = 'M', NONE = 'N', PERSID = 'P', BINPERSID = 'Q', REDUCE = 'R',
@@ -481,6 +494,7 @@ IValue Unpickler::persistentLoad(const IValue& pid) {
     storage = storageLoader_(key, nbytes);
     if (!storage || storage->nbytes() < nbytes)
       fail(fmt::format("storage record '{}' is smaller than the {} bytes it should hold", key, nbytes));
+    if (swapTensorBytes_ && esize > 1) storage = byteSwappedCopy(*storage, esize);
     storages_.emplace(key, storage);
   }
   return IValue(Tensor::fromStorage(storage, dtype, {static_cast<int64_t>(numel)}, {1}, 0));

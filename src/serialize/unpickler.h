@@ -46,6 +46,9 @@ class Unpickler {
 
   void setClassResolver(ClassResolver r) { classResolver_ = std::move(r); }
   void setStorageLoader(StorageLoader l) { storageLoader_ = std::move(l); }
+  /// Storages hold big-endian elements (a `byteorder` record saying "big"): each storage is copied once,
+  /// its elements byte-swapped to this machine's little-endian order.
+  void setSwapTensorBytes(bool swap) { swapTensorBytes_ = swap; }
   /// Tensors for the legacy torch.jit._pickle.build_tensor_from_id(i).
   void setTensorTable(std::vector<Tensor> t) { tensorTable_ = std::move(t); }
 
@@ -88,6 +91,7 @@ class Unpickler {
   size_t memoCount_ = 0;
   ClassResolver classResolver_;
   StorageLoader storageLoader_;
+  bool swapTensorBytes_ = false;
   std::vector<Tensor> tensorTable_;
   std::unordered_map<std::string, Storage> storages_;
   std::vector<const IntrusiveTarget*> typedContainers_;  // lists/dicts whose type came from a tag

@@ -1,6 +1,8 @@
 // Zip reading (libzip) and PyTorch-style zip writing. See zip_archive.h.
 #include "serialize/zip_archive.h"
 
+#include <cctype>
+
 #include <exception>
 
 #include <fcntl.h>
@@ -196,6 +198,15 @@ int64_t ZipReader::indexOf(const std::string& name) const {
 }
 
 bool ZipReader::hasRecord(const std::string& name) const { return indexOf(name) >= 0; }
+
+bool ZipReader::tensorDataIsBigEndian() const {
+  if (!hasRecord("byteorder")) return false;
+  std::string order = readRecordString("byteorder");
+  while (!order.empty() && std::isspace(static_cast<unsigned char>(order.back()))) order.pop_back();
+  if (order == "big") return true;
+  if (order == "little") return false;
+  throw LoadError(fmt::format("archive '{}': unknown byteorder record '{}'", path_, order.substr(0, 40)));
+}
 
 size_t ZipReader::recordSize(const std::string& name) const {
   int64_t i = indexOf(name);

@@ -66,6 +66,10 @@ class ZipReader {
   /// storages that use them); their CRC is not checked (bounds are). Anything else is read and CRC-checked
   /// as readRecord does.
   Storage recordStorage(const std::string& name) const;
+  /// The optional `byteorder` record (written by torch.save of PyTorch >= 1.13 and by archives of
+  /// big-endian machines): true when it says "big", false when it is absent or says "little" (trailing
+  /// whitespace ignored). Throws LoadError "archive 'x.pt': unknown byteorder record 'y'" otherwise.
+  bool tensorDataIsBigEndian() const;
 
  private:
   int64_t indexOf(const std::string& name) const;  // -1 when absent

@@ -35,6 +35,10 @@ __attribute__((weak)) void registerRnnOps(OperatorRegistry& r);
 __attribute__((weak)) void registerTorchvisionOps(OperatorRegistry& r);
 __attribute__((weak)) void registerAttentionOps(OperatorRegistry& r);
 __attribute__((weak)) void registerFutureOps(OperatorRegistry& r);
+__attribute__((weak)) void registerOutOps(OperatorRegistry& r);        // out_ops.cpp
+__attribute__((weak)) void registerLossOps(OperatorRegistry& r);       // loss.cpp
+__attribute__((weak)) void registerBroadcastOps(OperatorRegistry& r);  // broadcast.cpp
+__attribute__((weak)) void registerShapeListOps(OperatorRegistry& r);   // shape_lists.cpp
 
 namespace {
 
@@ -48,8 +52,10 @@ OperatorRegistry* buildGlobal() {
       registerNormOps,        registerActivationOps, registerPrimScalarOps, registerPrimListOps,
       registerPrimStringOps,  registerPrimDictOps,   registerTensorPrimOps,
       registerRnnOps,         registerTorchvisionOps, registerAttentionOps,
-      registerFutureOps,
+      registerFutureOps,      registerOutOps,
+      registerLossOps,        registerBroadcastOps,
       registerMathExtraOps,   registerReduceExtraOps, registerRandomOps,
+      registerShapeListOps,
   };
   for (FamilyFn f : families)
     if (f) f(*r);

@@ -565,8 +565,6 @@ def interpolate(input: Tensor, size: Optional[BroadcastingList1[int]] = None,
         scale_factors = None
     if antialias and not ((mode == "bilinear" or mode == "bicubic") and input.dim() == 4):
         raise ValueError("Anti-alias option is only supported for bilinear and bicubic modes")
-    if antialias:
-        raise NotImplementedError("Kindling does not implement anti-aliased interpolation yet")
     if input.dim() == 3 and mode == "nearest":
         return torch.upsample_nearest1d(input, output_size, scale_factors)
     if input.dim() == 4 and mode == "nearest":
@@ -593,12 +591,16 @@ def interpolate(input: Tensor, size: Optional[BroadcastingList1[int]] = None,
         return torch.upsample_linear1d(input, output_size, align_corners, scale_factors)
     if input.dim() == 4 and mode == "bilinear":
         assert align_corners is not None
+        if antialias:
+            return torch._upsample_bilinear2d_aa(input, output_size, align_corners, scale_factors)
         return torch.upsample_bilinear2d(input, output_size, align_corners, scale_factors)
     if input.dim() == 5 and mode == "trilinear":
         assert align_corners is not None
         return torch.upsample_trilinear3d(input, output_size, align_corners, scale_factors)
     if input.dim() == 4 and mode == "bicubic":
         assert align_corners is not None
+        if antialias:
+            return torch._upsample_bicubic2d_aa(input, output_size, align_corners, scale_factors)
         return torch.upsample_bicubic2d(input, output_size, align_corners, scale_factors)
     if input.dim() == 3 and mode == "bilinear":
         raise NotImplementedError("Got 3D input, but bilinear mode needs 4D input")
@@ -633,38 +635,64 @@ def upsample_bilinear(input: Tensor, size: Optional[BroadcastingList1[int]] = No
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
 
 
+def _get_enum(reduction: str) -> int:
+    # torch.nn._reduction.get_enum: the reduction argument of the aten loss operators
+    if reduction == "none":
+        ret = 0
+    elif reduction == "mean":
+        ret = 1
+    elif reduction == "elementwise_mean":
+        ret = 1
+    elif reduction == "sum":
+        ret = 2
+    else:
+        ret = -1
+        raise ValueError("{} is not a valid value for reduction".format(reduction))
+    return ret
+
+
 def l1_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None, reduce: Optional[bool] = None,
             reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
-    return _reduced((input - target).abs(), reduction)
+    expanded_input, expanded_target = torch.broadcast_tensors(input, target)
+    return torch.l1_loss(expanded_input, expanded_target, _get_enum(reduction))
 
 
 def mse_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None, reduce: Optional[bool] = None,
              reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
-    d = input - target
-    return _reduced(d * d, reduction)
+    expanded_input, expanded_target = torch.broadcast_tensors(input, target)
+    return torch.mse_loss(expanded_input, expanded_target, _get_enum(reduction))
 
 
 def smooth_l1_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None,
                    reduce: Optional[bool] = None, reduction: str = "mean", beta: float = 1.0) -> Tensor:
     if size_average is not None or reduce is not None:
         reduction = _legacy_reduction(size_average, reduce)
-    if beta < 0.0:
-        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
-    z = (input - target).abs()
-    if beta == 0.0:
-        return _reduced(z, reduction)
-    return _reduced(torch.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta), reduction)
+    expanded_input, expanded_target = torch.broadcast_tensors(input, target)
+    return torch.smooth_l1_loss(expanded_input, expanded_target, _get_enum(reduction), beta)
 
 
 def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0) -> Tensor:
-    if delta <= 0.0:
-        raise RuntimeError("huber_loss does not support non-positive values for delta.")
-    z = (input - target).abs()
-    return _reduced(torch.where(z < delta, 0.5 * z * z, delta * (z - 0.5 * delta)), reduction)
+    expanded_input, expanded_target = torch.broadcast_tensors(input, target)
+    return torch.huber_loss(expanded_input, expanded_target, _get_enum(reduction), delta)
+
+
+def nll_loss(input: Tensor, target: Tensor, weight: Optional[Tensor] = None, size_average: Optional[bool] = None,
+             ignore_index: int = -100, reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    return torch.nll_loss_nd(input, target, weight, _get_enum(reduction), ignore_index)
+
+
+def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None,
+                  size_average: Optional[bool] = None, ignore_index: int = -100, reduce: Optional[bool] = None,
+                  reduction: str = "mean", label_smoothing: float = 0.0) -> Tensor:
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    return torch.cross_entropy_loss(input, target, weight, _get_enum(reduction), ignore_index, label_smoothing)
 
 
 def soft_margin_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None,
@@ -694,34 +722,28 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor]
                          size_average: Optional[bool] = None, reduce: Optional[bool] = None,
                          reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:
-        reduction = _legacy_reduction(size_average, reduce)
+        reduction_enum = _get_enum(_legacy_reduction(size_average, reduce))
+    else:
+        reduction_enum = _get_enum(reduction)
     if target.size() != input.size():
         raise ValueError("Using a target size ({}) that is different to the input size ({}) is deprecated. Please "
                          "ensure they have the same size.".format(target.size(), input.size()))
-    loss = -(target * torch.clamp_min(torch.log(input), -100.0) +
-             (1 - target) * torch.clamp_min(torch.log(1 - input), -100.0))
     if weight is not None:
-        loss = loss * weight
-    return _reduced(loss, reduction)
+        new_size = torch._infer_size(target.size(), weight.size())
+        weight = weight.expand(new_size)
+    return torch.binary_cross_entropy(input, target, weight, reduction_enum)
 
 
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor, weight: Optional[Tensor] = None,
                                      size_average: Optional[bool] = None, reduce: Optional[bool] = None,
                                      reduction: str = "mean", pos_weight: Optional[Tensor] = None) -> Tensor:
     if size_average is not None or reduce is not None:
-        reduction = _legacy_reduction(size_average, reduce)
+        reduction_enum = _get_enum(_legacy_reduction(size_average, reduce))
+    else:
+        reduction_enum = _get_enum(reduction)
     if not (target.size() == input.size()):
         raise ValueError("Target size ({}) must be the same as input size ({})".format(target.size(), input.size()))
-    # log(1 + exp(-x)) computed stably as softplus(-x)
-    neg_log_sig = torch.softplus(-input)
-    if pos_weight is not None:
-        log_weight = (pos_weight - 1) * target + 1
-        loss = (1 - target) * input + log_weight * neg_log_sig
-    else:
-        loss = (1 - target) * input + neg_log_sig
-    if weight is not None:
-        loss = loss * weight
-    return _reduced(loss, reduction)
+    return torch.binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction_enum)
 
 
 def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,

@@ -226,6 +226,7 @@ void hardshrinkK(Stack& s) {
 void softshrinkK(Stack& s) {
   Args a(s, 2);
   const double l = a.scalar(1).toDouble();
+  KD_CHECK(l >= 0, "lambda must be greater or equal to 0, but found to be {}.", l);
   Tensor r = activation("softshrink_cpu", a.tensor(0), Tensor(), [l](auto x) {
     using T = decltype(x);
     const T lt = static_cast<T>(l);
@@ -238,6 +239,7 @@ void softshrinkK(Stack& s) {
 void preluK(Stack& s) {
   Args a(s, 2);
   const Tensor self = a.tensor(0), w = a.tensor(1);
+  KD_CHECK(w.dim() <= 1, "prelu: Expected `weight` to be a scalar or 1D tensor, but got ndim = {}", w.dim());
   const int64_t n = w.numel();
   Tensor wb = w;
   if (self.dim() >= 2 && n > 1) {

@@ -404,10 +404,25 @@ void oneHotK(Stack& s) {
   a.ret(std::move(out));
 }
 
-/// scatter / scatter_add: out = self.clone(); out[... index[i] ...] (=|+=) src[i] along dim.
-Tensor scatterImpl(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, const Scalar* value, bool add) {
+/// How scatter combines src into self: replace (scatter), sum (scatter_add, reduce="add"), product
+/// (reduce="multiply").
+enum class ScatterMode { Replace, Add, Multiply };
+
+/// The `reduce` argument of scatter(..., reduce=): ATen's get_operator_enum (old options).
+ScatterMode scatterReduceMode(const std::string& reduce) {
+  if (reduce == "add") return ScatterMode::Add;
+  if (reduce == "multiply") return ScatterMode::Multiply;
+  throw RuntimeError("reduce argument must be either add or multiply.");
+}
+
+/// scatter / scatter_add / scatter(reduce=): out[... index[i] ...] (=|+=|*=) src[i] along dim, with out a
+/// clone of self, or self itself for the in-place variants (inplace = true).
+Tensor scatterImpl(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, const Scalar* value,
+                   ScatterMode mode, bool inplace = false) {
   const int64_t d = maybeWrapDim(dim, self.dim());
-  KD_CHECK(index.dtype() == ScalarType::Long, "scatter(): Expected dtype int64 for index");
+  if (index.numel() != 0)
+    KD_CHECK(index.dtype() == ScalarType::Long, "scatter(): Expected dtype int64 for index");
+  if (!value) KD_CHECK(self.dtype() == src.dtype(), "scatter(): Expected self.dtype to be equal to src.dtype");
   KD_CHECK(index.dim() == self.dim() || index.numel() == 0, "Index tensor must have the same number of dimensions as self tensor");
   for (int64_t k = 0; k < index.dim() && index.numel() > 0; ++k) {
     if (k != d)
@@ -418,7 +433,7 @@ Tensor scatterImpl(const Tensor& self, int64_t dim, const Tensor& index, const T
                "Expected index {} to be smaller than self {} apart from dimension {} and to be smaller size than src {}",
                index.sizesStr(), self.sizesStr(), d, src.sizesStr());
   }
-  Tensor out = self.clone();
+  Tensor out = inplace ? self : self.clone();
   if (index.numel() == 0) return out;
   const Tensor idx = index.contiguous();
   const Tensor sv = value ? Tensor::full({}, *value, self.dtype()) : src.to(self.dtype());
@@ -437,9 +452,12 @@ Tensor scatterImpl(const Tensor& self, int64_t dim, const Tensor& index, const T
         o += (k == d ? (v < 0 ? v + limit : v) : pos[k]) * out.strides()[k];
         if (!value) so += pos[k] * sv.strides()[k];
       }
-      if (add) {
+      if (mode == ScatterMode::Add) {
         if constexpr (std::is_same_v<T, bool>) O[o] = O[o] || S[so];
         else O[o] = static_cast<T>(O[o] + S[so]);
+      } else if (mode == ScatterMode::Multiply) {
+        if constexpr (std::is_same_v<T, bool>) O[o] = O[o] && S[so];
+        else O[o] = static_cast<T>(O[o] * S[so]);
       } else {
         O[o] = S[so];
       }
@@ -451,14 +469,31 @@ Tensor scatterImpl(const Tensor& self, int64_t dim, const Tensor& index, const T
   });
   return out;
 }
-void scatterSrcK(Stack& s) { Args a(s, 4); Tensor r = scatterImpl(a.tensor(0), a.toInt(1), a.tensor(2), a.tensor(3), nullptr, false); a.ret(std::move(r)); }
-void scatterValueK(Stack& s) {
+// Kernels of scatter.src / .value / .reduce / .value_reduce, scatter_add and their in-place forms:
+// (self, dim, index, src|value[, reduce]).
+template <bool Value, bool Inplace>
+void scatterK(Stack& s) {
   Args a(s, 4);
-  const Scalar v = a.scalar(3);
-  Tensor r = scatterImpl(a.tensor(0), a.toInt(1), a.tensor(2), Tensor(), &v, false);
+  const Scalar v = Value ? a.scalar(3) : Scalar(int64_t(0));
+  Tensor r = scatterImpl(a.tensor(0), a.toInt(1), a.tensor(2), Value ? Tensor() : a.tensor(3), Value ? &v : nullptr,
+                         ScatterMode::Replace, Inplace);
   a.ret(std::move(r));
 }
-void scatterAddK(Stack& s) { Args a(s, 4); Tensor r = scatterImpl(a.tensor(0), a.toInt(1), a.tensor(2), a.tensor(3), nullptr, true); a.ret(std::move(r)); }
+template <bool Value, bool Inplace>
+void scatterReduceK(Stack& s) {
+  Args a(s, 5);
+  const Scalar v = Value ? a.scalar(3) : Scalar(int64_t(0));
+  const ScatterMode mode = scatterReduceMode(a[4].toStringRef());
+  Tensor r = scatterImpl(a.tensor(0), a.toInt(1), a.tensor(2), Value ? Tensor() : a.tensor(3), Value ? &v : nullptr,
+                         mode, Inplace);
+  a.ret(std::move(r));
+}
+template <bool Inplace>
+void scatterAddK(Stack& s) {
+  Args a(s, 4);
+  Tensor r = scatterImpl(a.tensor(0), a.toInt(1), a.tensor(2), a.tensor(3), nullptr, ScatterMode::Add, Inplace);
+  a.ret(std::move(r));
+}
 
 }  // namespace
 
@@ -478,9 +513,16 @@ void registerIndexOps(OperatorRegistry& r) {
   r.add("aten::nonzero(Tensor self) -> Tensor", nonzeroK);
   r.add("aten::masked_select(Tensor self, Tensor mask) -> Tensor", maskedSelectK);
   r.add("aten::one_hot(Tensor self, int num_classes=-1) -> Tensor", oneHotK);
-  r.add("aten::scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", scatterSrcK);
-  r.add("aten::scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", scatterValueK);
-  r.add("aten::scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", scatterAddK);
+  r.add("aten::scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", scatterK<false, false>);
+  r.add("aten::scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor", scatterK<true, false>);
+  r.add("aten::scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor", scatterReduceK<false, false>);
+  r.add("aten::scatter.value_reduce(Tensor self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor", scatterReduceK<true, false>);
+  r.add("aten::scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)", scatterK<false, true>);
+  r.add("aten::scatter_.value(Tensor(a!) self, int dim, Tensor index, Scalar value) -> Tensor(a!)", scatterK<true, true>);
+  r.add("aten::scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!)", scatterReduceK<false, true>);
+  r.add("aten::scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!)", scatterReduceK<true, true>);
+  r.add("aten::scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", scatterAddK<false>);
+  r.add("aten::scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)", scatterAddK<true>);
   r.add("aten::tril(Tensor self, int diagonal=0) -> Tensor", trilTriu<true>);
   r.add("aten::triu(Tensor self, int diagonal=0) -> Tensor", trilTriu<false>);
 }

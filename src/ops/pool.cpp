@@ -75,6 +75,8 @@ Pool2dParams parsePool2d(const char* op, const IntArray& k, const IntArray& st, 
   KD_CHECK(p.sH > 0 && p.sW > 0, "stride should be greater than zero, but got dH: {} dW: {}", p.sH, p.sW);
   KD_CHECK(p.dH > 0 && p.dW > 0, "dilation should be greater than zero, but got dilationH: {} dilationW: {}", p.dH,
            p.dW);
+  KD_CHECK(p.pH >= 0, "pad must be non-negative, but got pad: {}", p.pH);
+  KD_CHECK(p.pW >= 0, "pad must be non-negative, but got pad: {}", p.pW);
   KD_CHECK(p.pH <= p.kH / 2 && p.pW <= p.kW / 2, "pad should be at most half of kernel size, but got pad={} and kernel_size={}",
            p.pH <= p.kH / 2 ? p.pW : p.pH, p.pH <= p.kH / 2 ? p.kW : p.kH);
   return p;

@@ -138,6 +138,11 @@ std::pair<Tensor, Tensor> maxPoolNd(const char* op, const Tensor& in, int S, con
   PoolParams pp = poolParams(op, S, k, st, pad, dil, ceil);
   KD_CHECK(sp.D > 0 && sp.H > 0 && sp.W > 0, "{}: Expected input's non-batch dimensions to have positive length, but "
            "input has a shape of {}", op, in.sizesStr());
+  // ATen's 3-d max pool also rejects an empty channel dim (dim 0 of an unbatched input)
+  for (int64_t d = in.dim() - 4; S == 3 && d < in.dim(); ++d)
+    KD_CHECK(in.sizes()[d] > 0, "max_pool3d_with_indices_out_cpu_template(): Expected input's non-batch dimensions to "
+             "have positive length, but input has a shape of {} and non-batch dimension {} has length zero!",
+             in.sizesStr(), d);
   IntArray o = poolOutput(sp, pp);
   KD_CHECK(in.dtype() != ScalarType::Bool && !isComplexType(in.dtype()), "\"{}\" not implemented for '{}'", op,
            scalarTypeName(in.dtype()));

@@ -28,6 +28,8 @@ struct ReducePlan {
 ReducePlan planReduce(const Tensor& x, const IntArray& dimsIn, bool keepdim, const char* name) {
   const int64_t nd = x.dim();
   std::vector<bool> red(std::max<int64_t>(nd, 1), false);
+  // ATen's reduction dim mask is a 64-bit set
+  KD_CHECK(dimsIn.empty() || nd <= 64, "only tensors with up to 64 dims are supported");
   if (dimsIn.empty()) {
     std::fill(red.begin(), red.end(), true);
   } else {

@@ -44,23 +44,10 @@ KNOWN_FAILURES = {
     "nn.functional.dropout2d": "feature dropout with training=True (random masks) is not implemented",
     "nn.functional.dropout3d": "feature dropout with training=True (random masks) is not implemented",
     "nn.functional.feature_alpha_dropout.with_train": "alpha dropout with training=True is not implemented",
-    "masked_select": "a run-time error of PyTorch is a compile-time error in Kindling (exit 1)",
-    "gather": "a run-time error of PyTorch is a compile-time error in Kindling (exit 1)",
-    "cat": "a run-time error of PyTorch is a compile-time error in Kindling (exit 1)",
-    "index_select": "a run-time error of PyTorch is a compile-time error in Kindling (exit 1)",
-    "amin": "error inputs: Kindling returns a value or fails at compile time where PyTorch raises at run time",
-    "amax": "error inputs: Kindling returns a value or fails at compile time where PyTorch raises at run time",
-    "scatter": "missing argument check: PyTorch raises on an error input, Kindling returns a value",
-    "scatter_add": "missing argument check: PyTorch raises on an error input, Kindling returns a value",
-    "nn.functional.softshrink": "missing argument check (negative lambda): PyTorch raises, Kindling returns",
-    "nn.functional.prelu": "missing argument check: PyTorch raises, Kindling returns a value",
-    "nn.functional.max_pool3d": "missing argument check on one error input",
-    "nn.functional.avg_pool1d": "missing argument check on one error input",
     "nn.functional.upsample_bilinear": "float64 bilinear computes source coordinates in float (diff 1.7e-7)",
     "nn.functional.layer_norm": "float32 layer_norm differs by up to 1.5e-4 on large-magnitude samples",
     "native_layer_norm": "float32 layer_norm differs by up to 3.8e-4 on large-magnitude samples",
     "nn.functional.embedding_bag": "embedding_bag values differ on two samples (max_norm / padding_idx cases)",
-    "bernoulli": "an error input PyTorch rejects at run time is rejected at compile time by Kindling (exit 1)",
 }
 TOL = {torch.float32: (1e-5, 1e-5), torch.float64: (1e-7, 1e-7)}
 WORKERS = int(os.environ.get("KINDLING_OPINFO_WORKERS", "3"))

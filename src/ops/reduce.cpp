@@ -463,12 +463,22 @@ void cumsumK(Stack& s) {
 
 // ---------------------------------------------------------------- sort / topk
 
+/// How sortAlong orders a row. PyTorch 1.13's CPU kernels are deterministic given their algorithm, and the
+/// order among equal values (the returned indices) is that algorithm's: sort runs std::sort (std::stable_sort
+/// when stable) over the (value, index) pairs of the row; topk puts the pairs through std::partial_sort when
+/// k * 64 <= n, else std::nth_element at k - 1 followed (when sorted) by std::sort of the first k - 1. Sorting
+/// an index array with a comparator on the values performs the same comparisons and moves as sorting the
+/// pairs, so libstdc++ gives the same order as in PyTorch's build.
+enum class RowOrder { Sort, StableSort, TopK, TopKUnsorted };
+
 /// Sorts (or selects the top k of) each slice along `dim`; NaN counts as the largest value, as PyTorch.
-std::pair<Tensor, Tensor> sortAlong(const Tensor& self, int64_t dim, bool descending, int64_t k, bool stable) {
+std::pair<Tensor, Tensor> sortAlong(const Tensor& self, int64_t dim, bool descending, int64_t k, RowOrder how) {
   const int64_t nd = self.dim();
   const int64_t d = maybeWrapDim(dim, nd);
   const int64_t n = nd == 0 ? 1 : self.sizes()[d];
   KD_CHECK_INDEX(k >= 0 && k <= n, "selected index k out of range");
+  const bool topk = how == RowOrder::TopK || how == RowOrder::TopKUnsorted;
+  KD_CHECK(!topk || self.dtype() != ScalarType::Bool, "\"topk_cpu\" not implemented for 'Bool'");
   // Move `dim` last, make contiguous rows.
   IntArray perm;
   for (int64_t i = 0; i < nd; ++i)
@@ -487,29 +497,36 @@ std::pair<Tensor, Tensor> sortAlong(const Tensor& self, int64_t dim, bool descen
     T* V = vals.data_ptr<T>();
     int64_t* I = idx.data_ptr<int64_t>();
     std::vector<int64_t> order(n);
+    // ATen's KeyValueCompAsc / KeyValueCompDesc (and topk's lambdas): NaN above every number
+    auto run = [&](auto cmp) {
+      if (k == 0) return;
+      switch (how) {
+        case RowOrder::Sort: std::sort(order.begin(), order.end(), cmp); break;
+        case RowOrder::StableSort: std::stable_sort(order.begin(), order.end(), cmp); break;
+        case RowOrder::TopK:
+        case RowOrder::TopKUnsorted:
+          if (k * 64 <= n) {
+            std::partial_sort(order.begin(), order.begin() + k, order.end(), cmp);
+          } else {
+            std::nth_element(order.begin(), order.begin() + (k - 1), order.end(), cmp);
+            if (how == RowOrder::TopK) std::sort(order.begin(), order.begin() + (k - 1), cmp);
+          }
+          break;
+      }
+    };
     for (int64_t o = 0; o < outer; ++o) {
       const T* r = X + o * n;
       for (int64_t i = 0; i < n; ++i) order[i] = i;
-      auto less = [r](int64_t a, int64_t b) {
-        if constexpr (std::is_floating_point_v<T>) {
-          if (std::isnan(r[a])) return false;
-          if (std::isnan(r[b])) return true;
-        }
-        return r[a] < r[b];
-      };
-      auto greater = [r](int64_t a, int64_t b) {
-        if constexpr (std::is_floating_point_v<T>) {
-          if (std::isnan(r[b])) return false;
-          if (std::isnan(r[a])) return true;
-        }
-        return r[a] > r[b];
-      };
-      if (k < n) {
-        if (descending) std::partial_sort(order.begin(), order.begin() + k, order.end(), greater);
-        else std::partial_sort(order.begin(), order.begin() + k, order.end(), less);
-      } else if (stable || true) {
-        if (descending) std::stable_sort(order.begin(), order.end(), greater);
-        else std::stable_sort(order.begin(), order.end(), less);
+      if (descending) {
+        run([r](int64_t a, int64_t b) {
+          if constexpr (std::is_floating_point_v<T>) return (std::isnan(r[a]) && !std::isnan(r[b])) || r[a] > r[b];
+          else return r[a] > r[b];
+        });
+      } else {
+        run([r](int64_t a, int64_t b) {
+          if constexpr (std::is_floating_point_v<T>) return (!std::isnan(r[a]) && std::isnan(r[b])) || r[a] < r[b];
+          else return r[a] < r[b];
+        });
       }
       for (int64_t i = 0; i < k; ++i) {
         V[o * k + i] = r[order[i]];
@@ -531,27 +548,29 @@ void sortK(Stack& s) {
   Args a(s, 3);
   const Tensor self = a.tensor(0);
   const int64_t d = maybeWrapDim(a.toInt(1), self.dim());
-  auto r = sortAlong(self, d, a.toBool(2), self.dim() == 0 ? 1 : self.sizes()[d], true);
+  auto r = sortAlong(self, d, a.toBool(2), self.dim() == 0 ? 1 : self.sizes()[d], RowOrder::Sort);
   a.ret(std::move(r.first), std::move(r.second));
 }
 void sortStableK(Stack& s) {
   Args a(s, 4);
   const Tensor self = a.tensor(0);
+  KD_CHECK(!a[1].isNone(), "sort(): c10::optional<bool> for stable has to have value.");
   const int64_t d = maybeWrapDim(a.toInt(2), self.dim());
-  auto r = sortAlong(self, d, a.toBool(3), self.dim() == 0 ? 1 : self.sizes()[d], true);
+  auto r = sortAlong(self, d, a.toBool(3), self.dim() == 0 ? 1 : self.sizes()[d],
+                     a.toBool(1) ? RowOrder::StableSort : RowOrder::Sort);
   a.ret(std::move(r.first), std::move(r.second));
 }
 void argsortK(Stack& s) {
   Args a(s, 3);
   const Tensor self = a.tensor(0);
   const int64_t d = maybeWrapDim(a.toInt(1), self.dim());
-  auto r = sortAlong(self, d, a.toBool(2), self.dim() == 0 ? 1 : self.sizes()[d], true);
+  auto r = sortAlong(self, d, a.toBool(2), self.dim() == 0 ? 1 : self.sizes()[d], RowOrder::Sort);
   a.ret(std::move(r.second));
 }
 void topkK(Stack& s) {
   Args a(s, 5);
   const Tensor self = a.tensor(0);
-  auto r = sortAlong(self, a.toInt(2), a.toBool(3), a.toInt(1), false);
+  auto r = sortAlong(self, a.toInt(2), a.toBool(3), a.toInt(1), a.toBool(4) ? RowOrder::TopK : RowOrder::TopKUnsorted);
   a.ret(std::move(r.first), std::move(r.second));
 }
 

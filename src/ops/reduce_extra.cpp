@@ -369,12 +369,48 @@ void sortRow(const T* x, int64_t L, std::vector<std::pair<T, int64_t>>& out) {
   });
 }
 
+// The k-th smallest (0-based) of v[0..n) moved to v[k], idx permuted alongside: ATen's quick_select_template
+// (TH's Sedgewick quickselect, median-of-three pivot) with kthvalue's comparator, NaN above every number. The
+// index it leaves at k among equal values is this algorithm's, so it is reproduced step by step.
+template <class T>
+void quickSelect(T* v, int64_t* idx, int64_t n, int64_t k) {
+  auto gt = [](T x, T y) { return (isNan(x) && !isNan(y)) || x > y; };
+  auto swp = [v, idx](int64_t i, int64_t j) {
+    std::swap(v[i], v[j]);
+    std::swap(idx[i], idx[j]);
+  };
+  int64_t L = 0, R = n - 1;
+  while (true) {
+    if (R <= L) return;
+    if (R == L + 1) {
+      if (gt(v[L], v[R])) swp(L, R);
+      return;
+    }
+    swp((L + R) >> 1, L + 1);
+    if (gt(v[L + 1], v[R])) swp(L + 1, R);
+    if (gt(v[L], v[R])) swp(L, R);
+    if (gt(v[L + 1], v[L])) swp(L + 1, L);
+    int64_t i = L + 1, j = R;
+    const T piv = v[L];
+    while (true) {
+      do ++i; while (gt(piv, v[i]));
+      do --j; while (gt(v[j], piv));
+      if (j < i) break;
+      swp(i, j);
+    }
+    swp(L, j);
+    if (j <= k) L = i;
+    if (j >= k) R = j - 1;
+  }
+}
+
 // kthvalue / median.dim / nanmedian.dim / mode: (values, indices) along dim.
 enum class Pick { Kth, Median, NanMedian, Mode };
 
 std::pair<Tensor, Tensor> pickAlong(const char* op, const Tensor& self, int64_t dimIn, bool keepdim, Pick how, int64_t k) {
   const int64_t dim = maybeWrapDim(dimIn, self.dim());
   const int64_t L = self.dim() == 0 ? 1 : self.sizes()[dim];
+  KD_CHECK(how != Pick::Kth || self.dtype() != ScalarType::Bool, "\"kthvalue_cpu\" not implemented for 'Bool'");
   if (how == Pick::Kth) KD_CHECK(k >= 1 && k <= L, "kthvalue(): selected number k out of range for dimension {}", dim);
   KD_CHECK(L > 0 || how == Pick::Mode, "{}(): Expected reduction dim {} to have non-zero size.", op, dim);
   Rows r = rowsOf(self, dim);
@@ -386,7 +422,20 @@ std::pair<Tensor, Tensor> pickAlong(const char* op, const Tensor& self, int64_t 
     T* V = vals.template data_ptr<T>();
     int64_t* I = idx.data_ptr<int64_t>();
     std::vector<std::pair<T, int64_t>> row;
+    std::vector<T> sel;
+    std::vector<int64_t> selIdx;
     for (int64_t o = 0; o < r.outer; ++o) {
+      if constexpr (!std::is_same_v<T, bool>) {  // (kthvalue rejects bool above)
+        if (how == Pick::Kth) {
+          sel.assign(X + o * r.L, X + (o + 1) * r.L);
+          selIdx.resize(static_cast<size_t>(r.L));
+          for (int64_t i = 0; i < r.L; ++i) selIdx[i] = i;
+          quickSelect(sel.data(), selIdx.data(), r.L, k - 1);
+          V[o] = sel[k - 1];
+          I[o] = selIdx[k - 1];
+          continue;
+        }
+      }
       sortRow(X + o * r.L, r.L, row);
       size_t pick = 0;
       if (how == Pick::Kth) {

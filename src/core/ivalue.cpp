@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <unordered_set>
 
 namespace kindling {
 
@@ -539,6 +540,27 @@ IValue makeBoolList(const std::vector<bool>& v) {
   e.reserve(v.size());
   for (bool b : v) e.emplace_back(b);
   return makeList(BoolType(), std::move(e));
+}
+
+void forEachReachableObject(const IValue& root, const std::function<void(const Object&)>& fn) {
+  std::unordered_set<const Object*> seen;
+  std::vector<IValue> work{root};
+  while (!work.empty()) {
+    IValue v = std::move(work.back());
+    work.pop_back();
+    if (v.isObject()) {
+      const Object& o = v.toObjectRef();
+      if (!seen.insert(&o).second) continue;
+      fn(o);
+      for (const IValue& s : o.slots) work.push_back(s);
+    } else if (v.isList()) {
+      for (const IValue& s : v.toListRef().elements) work.push_back(s);
+    } else if (v.isTuple()) {
+      for (const IValue& s : v.toTupleRef().elements) work.push_back(s);
+    } else if (v.isDict()) {
+      for (const auto& kv : v.toDictRef().items()) work.push_back(kv.second);
+    }
+  }
 }
 
 }  // namespace kindling

@@ -252,6 +252,11 @@ struct EnumHolder : IntrusiveTarget {
   IValue value;
 };
 
+/// Calls `fn` once for every distinct Object reachable from `root` through object slots, lists, tuples
+/// and dict values (a module tree and everything its attributes hold), parents before their slots.
+/// Iterative, so deep or cyclic object graphs neither recurse nor loop.
+void forEachReachableObject(const IValue& root, const std::function<void(const Object&)>& fn);
+
 // Helpers to build containers.
 IValue makeTuple(std::vector<IValue> elems);
 IValue makeList(TypePtr elemType, std::vector<IValue> elems);

@@ -61,27 +61,6 @@ void maxVersion(const Block* b, uint64_t& v) {
 
 /// Every object class reachable through the module's state (attributes typed Any or interfaces can hold
 /// classes the declarations do not name).
-void collectObjectTypes(const IValue& root, std::vector<TypePtr>& out) {
-  std::unordered_set<const IntrusiveTarget*> seen;
-  std::vector<IValue> work{root};
-  while (!work.empty()) {
-    IValue v = std::move(work.back());
-    work.pop_back();
-    if (v.isObject()) {
-      const Object& o = v.toObjectRef();
-      if (!seen.insert(&o).second) continue;
-      out.push_back(o.type);
-      for (const IValue& s : o.slots) work.push_back(s);
-    } else if (v.isList()) {
-      for (const IValue& s : v.toListRef().elements) work.push_back(s);
-    } else if (v.isTuple()) {
-      for (const IValue& s : v.toTupleRef().elements) work.push_back(s);
-    } else if (v.isDict()) {
-      for (const auto& kv : v.toDictRef().items()) work.push_back(kv.second);
-    }
-  }
-}
-
 struct PrintedCode {
   std::vector<std::pair<std::string, std::string>> files;  // record name, text
   std::vector<IValue> constants;
@@ -93,7 +72,7 @@ struct PrintedCode {
 PrintedCode printModuleCode(const Module& m) {
   PrintedCode out;
   std::vector<TypePtr> work{m.type()};
-  collectObjectTypes(IValue(m.object()), work);
+  forEachReachableObject(IValue(m.object()), [&work](const Object& o) { work.push_back(o.type); });
   std::unordered_set<std::string> done;
   std::vector<std::string> qualifierOrder;
   std::map<std::string, std::unique_ptr<PythonPrinter>> printers;

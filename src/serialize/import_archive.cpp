@@ -59,31 +59,15 @@ Unpickler::StorageLoader storageLoader(const ZipReader& zip, const std::string& 
 /// Compiles every method of every class of objects reachable from `root` (each class once).
 void compileReachable(const IValue& root) {
   std::unordered_set<const ClassType*> seenTypes;
-  std::unordered_set<const Object*> seenObjects;
-  std::vector<IValue> work{root};
-  while (!work.empty()) {
-    IValue v = std::move(work.back());
-    work.pop_back();
-    if (v.isObject()) {
-      const Object& o = v.toObjectRef();
-      if (!seenObjects.insert(&o).second) continue;
-      if (seenTypes.insert(o.type.get()).second) {
-        for (Function* f : o.type->methods()) {
-          if (auto* gf = dynamic_cast<GraphFunction*>(f)) {
-            gf->ensureDefined();
-            gf->code();
-          }
-        }
+  forEachReachableObject(root, [&seenTypes](const Object& o) {
+    if (!seenTypes.insert(o.type.get()).second) return;
+    for (Function* f : o.type->methods()) {
+      if (auto* gf = dynamic_cast<GraphFunction*>(f)) {
+        gf->ensureDefined();
+        gf->code();
       }
-      for (const IValue& s : o.slots) work.push_back(s);
-    } else if (v.isList()) {
-      for (const IValue& s : v.toListRef().elements) work.push_back(s);
-    } else if (v.isTuple()) {
-      for (const IValue& s : v.toTupleRef().elements) work.push_back(s);
-    } else if (v.isDict()) {
-      for (const auto& kv : v.toDictRef().items()) work.push_back(kv.second);
     }
-  }
+  });
 }
 
 }  // namespace

@@ -110,7 +110,7 @@ def main():
                 row["status"], row["reason"] = "FAIL", (f"missing: {gap}. Kindling: {err}" if gap else err)
             else:
                 try:
-                    row["max_err"] = compare(torch.load(out), torch.load(d / f"{variant}_expected.pt"))
+                    row["max_err"] = compare(torch.load(out), torch.load(d / f"{variant}_expected.pt"), atol=spec.atol)
                     row["status"], row["reason"] = "pass", ""
                 except Mismatch as e:
                     gap = KNOWN_GAPS.get((name, variant))

@@ -13,9 +13,15 @@
 //   aten::_masked_softmax(x, mask, dim, mask_type) -> softmax over the unmasked entries (masked -> 0); the mask
 //       has the input's shape; mask_type 1 (0 is not supported on CPU by PyTorch 1.13 either).
 //   aten::_nested_tensor_from_mask_left_aligned(t, mask) -> bool: every row of mask is True...True False...False.
-//   aten::is_autocast_enabled() -> False; _nested_tensor_from_mask, to_padded_tensor: a clear error (see below).
-// Float and double (the fast path's own dtypes on CPU). Nested tensors are not supported (TransformerEncoder
-// builds one only when given a src_key_padding_mask under no_grad; Kindling's default is grad enabled).
+//   aten::is_autocast_enabled() -> False.
+//   aten::_nested_tensor_from_mask(t (B, L, D), mask (B, L) True = keep, mask_check) -> a nested tensor;
+//   aten::to_padded_tensor(nested, padding, output_size) -> (B, max length, D) dense, the rest `padding`.
+// Float and double (the fast path's own dtypes on CPU). Nested tensors exist only as far as
+// nn.TransformerEncoder's no-grad fast path with a src_key_padding_mask needs them (what torch.jit.trace records
+// under no_grad): _nested_tensor_from_mask -> _transformer_encoder_layer_fwd ... -> to_padded_tensor. Kindling
+// holds one as a Capsule (NestedTensor below: the padded buffer and each sequence's length), not a Tensor, so
+// any other operator given one fails with a type error instead of computing on the padding.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -176,9 +182,40 @@ Tensor layerNorm(const Tensor& x, const Tensor& w, const Tensor& b, double eps) 
   return kLayerNorm(x, makeIntList({x.size(x.dim() - 1)}), w, b, eps, true);
 }
 
+/// A nested tensor of B sequences (L_b, D): `padded` is (B, L, D) with sequence b in padded[b, :L_b] (the rest
+/// is unspecified), `lengths` the L_b. PyTorch's nested tensors hold the sequences packed; the padded form
+/// computes the same values with the attention's key padding mask.
+struct NestedTensor : IntrusiveTarget {
+  Tensor padded;
+  std::vector<int64_t> lengths;
+};
+
+NestedTensor* asNested(const IValue& v) {
+  if (v.tag() != IValue::Tag::Capsule) return nullptr;
+  return dynamic_cast<NestedTensor*>(v.rawPtr());
+}
+
+IValue makeNested(Tensor padded, std::vector<int64_t> lengths) {
+  auto* n = new NestedTensor();
+  n->padded = std::move(padded);
+  n->lengths = std::move(lengths);
+  return IValue::fromPtr(IValue::Tag::Capsule, n);
+}
+
+/// (B, L) bool key padding mask of a nested tensor: True past each sequence's length.
+Tensor paddingMaskOf(const NestedTensor& n) {
+  const int64_t B = n.padded.size(0), L = n.padded.size(1);
+  Tensor m = Tensor::empty({B, L}, ScalarType::Bool);
+  bool* p = m.data_ptr<bool>();
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t j = 0; j < L; ++j) p[b * L + j] = j >= n.lengths[static_cast<size_t>(b)];
+  return m;
+}
+
 void transformerEncoderLayerOp(Stack& s) {
   Args a(s, 20);
-  const Tensor src = a.tensor(0);
+  const NestedTensor* nested = asNested(a[0]);
+  const Tensor src = nested ? nested->padded : a.tensor(0);
   checkFloat(src, "_transformer_encoder_layer_fwd");
   KD_CHECK(src.dim() == 3, "_transformer_encoder_layer_fwd: expected a 3-D (batch, seq, embed) input, got {}D", src.dim());
   const int64_t E = a.toInt(1), heads = a.toInt(2);
@@ -187,8 +224,13 @@ void transformerEncoderLayerOp(Stack& s) {
   const double eps = a.toDouble(9);
   const Tensor n1w = a.tensor(10), n1b = a.tensor(11), n2w = a.tensor(12), n2b = a.tensor(13);
   const Tensor f1w = a.tensor(14), f1b = a.tensor(15), f2w = a.tensor(16), f2b = a.tensor(17);
-  const Tensor mask = a.optTensor(18);
-  const std::optional<int64_t> maskType = a.optInt(19);
+  Tensor mask = a.optTensor(18);
+  std::optional<int64_t> maskType = a.optInt(19);
+  if (nested) {  // each sequence attends to its own tokens only: the padding is a key padding mask
+    KD_CHECK(!mask.defined(), "_transformer_encoder_layer_fwd: Kindling does not support a mask with a nested tensor input");
+    mask = paddingMaskOf(*nested);
+    maskType = 1;
+  }
   Tensor x = src;
   if (normFirst) x = layerNorm(x, n1w, n1b, eps);
   x = nativeMha(x, x, x, E, heads, qkvW, qkvB, projW, projB, mask, false, true, maskType).first;
@@ -201,7 +243,12 @@ void transformerEncoderLayerOp(Stack& s) {
   x = kLinear(x, f2w, f2b);
   x = kAdd(x, res, Scalar(int64_t(1)));
   if (!normFirst) x = layerNorm(x, n2w, n2b, eps);
-  a.ret(x);
+  if (nested) {
+    std::vector<int64_t> lengths = nested->lengths;
+    a.ret(makeNested(x, std::move(lengths)));
+  } else {
+    a.ret(x);
+  }
 }
 
 void transformBiasRescaleQkvOp(Stack& s) {
@@ -270,12 +317,58 @@ void nestedFromMaskLeftAlignedOp(Stack& s) {
 /// checks call it.
 void isAutocastEnabledOp(Stack& s) { s.emplace_back(false); }
 
-/// Nested tensors do not exist in Kindling. nn.TransformerEncoder's code names these two operators on its
-/// no-grad fast path with a src_key_padding_mask, so they are registered for that code to compile; reaching them
-/// is a clear error (with grad enabled, Kindling's default as PyTorch's, the module takes the dense path).
-void nestedUnsupportedOp(Stack& s) {
-  KD_CHECK(false, "nested tensors are not supported by Kindling (nn.TransformerEncoder's no-grad fast path with a "
-                  "src_key_padding_mask builds one; run with grad enabled to take the dense path)");
+/// aten::_nested_tensor_from_mask (NestedTensorTransformerFunctions.cpp): sequence b is t[b, :L_b] with L_b the
+/// number of True entries of mask[b]; mask_check requires every row to be True...True False...False.
+void nestedFromMaskOp(Stack& s) {
+  Args a(s, 3);
+  const Tensor t = a.tensor(0), mask = a.tensor(1);
+  const bool maskCheck = a.toBool(2);
+  KD_CHECK(mask.dtype() == ScalarType::Bool, "Expected mask to be of ScalarType Bool, but got {} instead.",
+           scalarTypeName(mask.dtype()));
+  KD_CHECK(mask.dim() == 2, "Padding mask should be 2D");
+  KD_CHECK(t.dim() == 3, "Input should be a 3D tensor, N * L * D");
+  KD_CHECK(t.size(0) == mask.size(0) && t.size(1) == mask.size(1), "Mask size should match input size");
+  const Tensor m = mask.contiguous();
+  const bool* p = m.data_ptr<bool>();
+  const int64_t B = m.size(0), L = m.size(1);
+  std::vector<int64_t> lengths(static_cast<size_t>(B));
+  for (int64_t b = 0; b < B; ++b) {
+    int64_t count = 0, firstFalse = L;
+    for (int64_t j = 0; j < L; ++j) {
+      if (p[b * L + j]) ++count;
+      else if (firstFalse == L) firstFalse = j;
+    }
+    KD_CHECK(!maskCheck || count == firstFalse, "Mask must be left-aligned without gaps");
+    lengths[static_cast<size_t>(b)] = count;
+  }
+  a.ret(makeNested(t.clone(), std::move(lengths)));
+}
+
+/// aten::to_padded_tensor: (B, max L_b, D), or output_size when given (each dim at least the nested one's).
+void toPaddedTensorOp(Stack& s) {
+  Args a(s, 3);
+  const NestedTensor* n = asNested(a[0]);
+  KD_CHECK(n != nullptr, "to_padded_tensor: expected a nested tensor, got a {} (only nested tensors can be padded)",
+           a[0].tagName());
+  const double padding = a.toDouble(1);
+  const auto outputSize = a.optIntList(2);
+  const int64_t B = n->padded.size(0), D = n->padded.size(2);
+  int64_t maxLen = 0;
+  for (int64_t len : n->lengths) maxLen = std::max(maxLen, len);
+  IntArray sizes{B, maxLen, D};
+  if (outputSize) {
+    KD_CHECK(outputSize->size() == 3, "Length of output_size does not match NestedTensor dims. Broadcasting is not supported.");
+    for (size_t i = 0; i < 3; ++i) {
+      KD_CHECK((*outputSize)[i] >= sizes[i], "Value in output_size is less than NestedTensor padded size. Truncation is not supported.");
+      sizes[i] = (*outputSize)[i];
+    }
+  }
+  Tensor out = Tensor::full(sizes, Scalar(padding), n->padded.dtype());
+  for (int64_t b = 0; b < B; ++b) {
+    const int64_t len = n->lengths[static_cast<size_t>(b)];
+    if (len > 0) out.select(0, b).narrow(0, 0, len).narrow(1, 0, D).copy_(n->padded.select(0, b).narrow(0, 0, len));
+  }
+  a.ret(out);
 }
 
 }  // namespace
@@ -293,8 +386,8 @@ void registerAttentionOps(OperatorRegistry& r) {
         transformBiasRescaleQkvOp);
   r.add("aten::_masked_softmax(Tensor self, Tensor mask, int? dim=None, int? mask_type=None) -> Tensor", maskedSoftmaxOp);
   r.add("aten::_nested_tensor_from_mask_left_aligned(Tensor t, Tensor mask) -> bool", nestedFromMaskLeftAlignedOp);
-  r.add("aten::_nested_tensor_from_mask(Tensor t, Tensor mask, bool mask_check=True) -> Tensor", nestedUnsupportedOp);
-  r.add("aten::to_padded_tensor(Tensor self, float padding, int[]? output_size=None) -> Tensor", nestedUnsupportedOp);
+  r.add("aten::_nested_tensor_from_mask(Tensor t, Tensor mask, bool mask_check=True) -> Tensor", nestedFromMaskOp);
+  r.add("aten::to_padded_tensor(Tensor self, float padding, int[]? output_size=None) -> Tensor", toPaddedTensorOp);
   r.add("aten::is_autocast_enabled() -> bool", isAutocastEnabledOp);
 }
 

@@ -47,6 +47,7 @@ def zoo_dir():
 
 @pytest.mark.parametrize("name,variant", _params())
 def test_zoo_model(name, variant, zoo_dir, run_kindling, tmp_path):
+    spec = gen_zoo.zoo()[name]
     d = pathlib.Path(gen_zoo.ensure_model(str(zoo_dir), name))
     err = d / f"{variant}.error"
     if err.exists():
@@ -57,7 +58,7 @@ def test_zoo_model(name, variant, zoo_dir, run_kindling, tmp_path):
     assert res.returncode == 0, f"kindling run {name} ({variant}) failed\n{res.describe()}"
     expected = torch.load(d / f"{variant}_expected.pt")
     try:
-        max_err = compare(torch.load(out), expected)
+        max_err = compare(torch.load(out), expected, atol=spec.atol)
     except Mismatch as e:
         pytest.fail(f"{name} ({variant}): {e}")
     MODEL_ERRORS[f"zoo/{name}-{variant}"] = f"max_abs_err={max_err:.3g}"

@@ -41,14 +41,23 @@ DEFAULT_CLASSIFICATION = {
     "regnet_x_400mf", "googlenet", "densenet121", "convnext_tiny", "swin_t",
 }
 
+# Models whose float32 result is noisier than the default tolerance, with the measurement that sets theirs.
+# fcn_resnet50 (dilated ResNet-50, 96x96): PyTorch's own float32 output differs from the float64 model by 1.1e-4
+# (max |out| 1.64), Kindling's by 1.6e-4 (its oneDNN channels-last convolutions round differently from
+# PyTorch's blocked-layout ones, same oneDNN 2.6.3); they differ from each other by 2.1e-4.
+TOLERANCES = {"fcn_resnet50": 3e-4}
+
 
 class Spec:
-    """One zoo model: build() -> eval nn.Module, inputs() -> args tuple, variants, category, slow."""
+    """One zoo model: build() -> eval nn.Module, inputs() -> args tuple, variants, category, slow.
+    atol: the comparison's absolute tolerance (times max(1, max|expected|), zoo/compare.py); 1e-4 unless the
+    model's own float32 rounding noise (PyTorch float32 vs the same model in float64) is larger: see TOLERANCES."""
 
     def __init__(self, name, category, build, inputs, variants=("scripted", "traced"), slow=False,
-                 calibrate=None, note=""):
+                 calibrate=None, note="", atol=None):
         self.name, self.category, self.build, self.inputs = name, category, build, inputs
         self.variants, self.slow, self.calibrate, self.note = tuple(variants), slow, calibrate, note
+        self.atol = atol if atol is not None else TOLERANCES.get(name, 1e-4)
 
 
 def _gen(seed):
@@ -192,6 +201,15 @@ def _nn_modules():
         lambda: nn.TransformerEncoder(nn.TransformerEncoderLayer(32, 4, 64), num_layers=2),
         lambda: (_randn(7, 2, 32),))
     add("transformer_encoder_bf_mask", "attention", EncoderWithMask, lambda: (_randn(2, 7, 32), pad_mask()))
+
+    def short_mask():  # every sequence padded: the traced (nested tensor) output is (3, 5, 32), not (3, 7, 32)
+        m = torch.zeros(3, 7, dtype=torch.bool)
+        m[0, 5:] = True
+        m[1, 3:] = True
+        m[2, 1:] = True
+        return m
+
+    add("transformer_encoder_bf_short", "attention", EncoderWithMask, lambda: (_randn(3, 7, 32), short_mask()))
     add("transformer_encoder_norm_first", "attention",
         lambda: nn.TransformerEncoder(nn.TransformerEncoderLayer(32, 4, 64, batch_first=True, norm_first=True,
                                                                  activation="gelu"), num_layers=2,

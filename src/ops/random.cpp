@@ -9,8 +9,9 @@
 //                        >= 16: uniform fill then Box-Muller on 16-element blocks (the last block
 //                        recomputed), as normal_fill (values equal up to libm rounding: PyTorch's
 //                        AVX2 path uses SLEEF's float log/cos)
-//   bernoulli(p_tensor)  float uniform < p per element                                (bit-exact)
-//   bernoulli(p float)   double uniform < p per element (ATen without MKL)            (not verified)
+//   bernoulli(p_tensor)  float (double for a double p) uniform < p per element         (bit-exact)
+//   bernoulli(p float)   double uniform < p per element (ATen without MKL)            (bit-exact)
+//   dropout family       bernoulli_(1 - p) noise as ATen's _dropout_impl              (bit-exact)
 // Explicit Generator arguments are not supported (only None).
 #include <cmath>
 #include <mutex>
@@ -18,6 +19,7 @@
 #include <type_traits>
 
 #include "ops/kernel_args.h"
+#include "ops/op_call.h"
 #include "ops/operator.h"
 #include "tensor/tensor_iterator.h"
 #include "tensor/type_promotion.h"
@@ -326,19 +328,24 @@ void randomFromK(Stack& s) {
   a.ret(std::move(self));
 }
 
+// bernoulli_(p): each element of t is 1 with probability p (ATen's bernoulli_distribution<double>).
+void bernoulliFill(Tensor& t, double p) {
+  KD_CHECK(p >= 0 && p <= 1, "bernoulli_ expects p to be in [0, 1], but got p={}", p);
+  CpuGenerator& g = gen();
+  std::lock_guard<std::mutex> lock(g.mu);
+  dispatchLoopTypes(t.dtype(), "bernoulli", [&](auto tag) {
+    using T = decltype(tag);
+    fillSerial<T>(t, [&]() { return static_cast<T>(uniformReal<double>(g, 0, 1) < p); });
+  });
+}
+
 void bernoulliPK(Stack& s, bool inplace) {
   Args a(s, 3);
   const Tensor self = a.tensor(0);
   const double p = a.toDouble(1);
   checkGenerator(a[2]);
-  KD_CHECK(p >= 0 && p <= 1, "bernoulli_ expects p to be in [0, 1], but got p={}", p);
   Tensor out = inplace ? self : Tensor::empty(self.sizes(), self.dtype());
-  CpuGenerator& g = gen();
-  std::lock_guard<std::mutex> lock(g.mu);
-  dispatchLoopTypes(out.dtype(), "bernoulli", [&](auto tag) {
-    using T = decltype(tag);
-    fillSerial<T>(out, [&]() { return static_cast<T>(uniformReal<double>(g, 0, 1) < p); });
-  });
+  bernoulliFill(out, p);
   a.ret(std::move(out));
 }
 void bernoulliPFuncK(Stack& s) { bernoulliPK(s, false); }
@@ -360,11 +367,60 @@ void bernoulliSelfK(Stack& s) {
     T* O = out.data_ptr<T>();
     for (int64_t i = 0; i < out.numel(); ++i) {
       KD_CHECK(P[i] >= 0 && P[i] <= 1, "Expected p_in >= 0 && p_in <= 1 to be true, but got false.");
-      // ATen's bernoulli_tensor_cpu_kernel draws bernoulli_distribution<float>: a float uniform
-      O[i] = static_cast<T>(uniformReal<float>(g, 0, 1) < static_cast<float>(P[i]));
+      // ATen's bernoulli_tensor_cpu_kernel draws bernoulli_distribution<double> for double probabilities
+      // (a 53-bit uniform), bernoulli_distribution<float> (a 24-bit uniform) for the other dtypes
+      if constexpr (std::is_same_v<T, double>) O[i] = static_cast<T>(uniformReal<double>(g, 0, 1) < P[i]);
+      else O[i] = static_cast<T>(uniformReal<float>(g, 0, 1) < static_cast<float>(P[i]));
     }
   });
   a.ret(std::move(out));
+}
+
+// The dropout family (aten::dropout, feature_dropout, alpha_dropout, feature_alpha_dropout and their in-place
+// forms) as ATen's _dropout_impl on CPU: in eval mode, with p == 0 or an empty input, the input itself; p == 1
+// multiplies by a zero scalar (NaN stays NaN); otherwise noise = bernoulli_(1 - p) in the input's dtype, of
+// the input's shape (feature dropout: (N, C, 1, ...), one draw per channel), then noise / (1 - p) multiplied
+// in; alpha dropout keeps SELU's self-normalization: input * (noise * a) + ((noise - 1) * alpha * a + alpha *
+// a * p). The noise draws are those of bernoulli_(float), so masks equal PyTorch's after torch.manual_seed.
+template <bool Feature, bool Alpha, bool Inplace>
+void dropoutK(Stack& s) {
+  Args a(s, 3);
+  Tensor input = a.tensor(0);
+  const double p = a.toDouble(1);
+  const bool train = a.toBool(2);
+  KD_CHECK(p >= 0 && p <= 1, "dropout probability has to be between 0 and 1, but got {}", p);
+  if (p == 0 || !train || input.numel() == 0) {
+    a.ret(std::move(input));
+    return;
+  }
+  static const OpHandle mul("aten::mul.Tensor"), mulInplace("aten::mul_.Tensor");
+  static const OpHandle mulScalarInplace("aten::mul_.Scalar"), divScalarInplace("aten::div_.Scalar");
+  static const OpHandle addScalar("aten::add.Scalar"), addScalarInplace("aten::add_.Scalar");
+  static const OpHandle addInplace("aten::add_.Tensor");
+  auto multiply = [&](const Tensor& x, const Tensor& y) { return Inplace ? mulInplace(x, y) : mul(x, y); };
+  if (p == 1) {
+    a.ret(multiply(input, Tensor::zeros({}, input.dtype())));
+    return;
+  }
+  IntArray shape = input.sizes();
+  if (Feature) {
+    KD_CHECK(input.dim() >= 2, "Feature dropout requires at least 2 dimensions in the input");
+    for (size_t d = 2; d < shape.size(); ++d) shape[d] = 1;
+  }
+  Tensor noise = Tensor::empty(shape, input.dtype());
+  bernoulliFill(noise, 1 - p);
+  if (!Alpha) {
+    divScalarInplace(noise, 1 - p);
+    a.ret(multiply(input, noise));
+    return;
+  }
+  constexpr double alpha = 1.7580993408473766;
+  const double sa = 1. / std::sqrt((alpha * alpha * p + 1) * (1 - p));
+  Tensor b = addScalar(noise, int64_t(-1), int64_t(1));
+  mulScalarInplace(b, alpha * sa);
+  addScalarInplace(b, alpha * sa * p, int64_t(1));
+  mulScalarInplace(noise, sa);
+  a.ret(addInplace(multiply(input, noise), b, int64_t(1)));
 }
 
 void manualSeedK(Stack& s) {
@@ -404,6 +460,14 @@ void registerRandomOps(OperatorRegistry& r) {
   r.add("aten::bernoulli(Tensor self, *, Generator? generator=None) -> Tensor", bernoulliSelfK);
   r.add("aten::bernoulli.p(Tensor self, float p, *, Generator? generator=None) -> Tensor", bernoulliPFuncK);
   r.add("aten::bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)", bernoulliPInplaceK);
+  r.add("aten::dropout(Tensor input, float p, bool train) -> Tensor", dropoutK<false, false, false>);
+  r.add("aten::dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)", dropoutK<false, false, true>);
+  r.add("aten::feature_dropout(Tensor input, float p, bool train) -> Tensor", dropoutK<true, false, false>);
+  r.add("aten::feature_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)", dropoutK<true, false, true>);
+  r.add("aten::alpha_dropout(Tensor input, float p, bool train) -> Tensor", dropoutK<false, true, false>);
+  r.add("aten::alpha_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)", dropoutK<false, true, true>);
+  r.add("aten::feature_alpha_dropout(Tensor input, float p, bool train) -> Tensor", dropoutK<true, true, false>);
+  r.add("aten::feature_alpha_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)", dropoutK<true, true, true>);
 }
 
 }  // namespace kindling

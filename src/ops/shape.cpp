@@ -1,7 +1,7 @@
 // Shape and view operators: view, reshape, flatten, unflatten, transpose, t, permute, movedim, squeeze,
 // unsqueeze, expand, select, slice, narrow, chunk, split, unbind, cat, stack, contiguous, clone, detach,
 // alias, to (dtype / device / other), type_as, repeat, flip, padding (constant / reflect / replicate /
-// circular), and the dropout family (identity in eval mode).
+// circular). The dropout family is in random.cpp.
 // Views share storage (Tensor's view methods); cat/stack copy with PyTorch's type promotion and errors.
 #include <cstring>
 
@@ -496,41 +496,6 @@ void flipK(Stack& s) {
   a.ret(std::move(out));
 }
 
-// ---------------------------------------------------------------- dropout (eval semantics)
-
-Tensor dropoutCommon(const char* name, const Tensor& input, double p, bool train) {
-  KD_CHECK(p >= 0 && p <= 1, "dropout probability has to be between 0 and 1, but got {}", p);
-  if (!train || p == 0 || input.numel() == 0) return input;
-  if (p == 1) return Tensor::zeros(input.sizes(), input.dtype());
-  throw RuntimeError(fmt::format("{} with train=True is not supported (Kindling runs inference only; call "
-                                 "model.eval() before saving)", name));
-}
-void dropoutK(Stack& s) { Args a(s, 3); Tensor r = dropoutCommon("dropout", a.tensor(0), a.toDouble(1), a.toBool(2)); a.ret(std::move(r)); }
-void dropoutK_(Stack& s) {
-  Args a(s, 3);
-  Tensor self = a.tensor(0);
-  Tensor r = dropoutCommon("dropout", self, a.toDouble(1), a.toBool(2));
-  if (!r.is_same(self)) self.copy_(r);
-  a.ret(std::move(self));
-}
-void featureDropoutK(Stack& s) { Args a(s, 3); Tensor r = dropoutCommon("feature_dropout", a.tensor(0), a.toDouble(1), a.toBool(2)); a.ret(std::move(r)); }
-void featureDropoutK_(Stack& s) {
-  Args a(s, 3);
-  Tensor self = a.tensor(0);
-  Tensor r = dropoutCommon("feature_dropout", self, a.toDouble(1), a.toBool(2));
-  if (!r.is_same(self)) self.copy_(r);
-  a.ret(std::move(self));
-}
-void alphaDropoutK(Stack& s) { Args a(s, 3); Tensor r = dropoutCommon("alpha_dropout", a.tensor(0), a.toDouble(1), a.toBool(2)); a.ret(std::move(r)); }
-void alphaDropoutK_(Stack& s) {
-  Args a(s, 3);
-  Tensor self = a.tensor(0);
-  Tensor r = dropoutCommon("alpha_dropout", self, a.toDouble(1), a.toBool(2));
-  if (!r.is_same(self)) self.copy_(r);
-  a.ret(std::move(self));
-}
-
-
 // ---------------------------------------------------------------- padding
 
 Tensor constantPad(const Tensor& self, const IntArray& pad, const Scalar& value) {
@@ -702,14 +667,6 @@ void registerShapeOps(OperatorRegistry& r) {
   r.add("aten::pad(Tensor self, int[] pad, str mode=\"constant\", float? value=None) -> Tensor", padK);
   r.add("aten::reflection_pad2d(Tensor self, int[4] padding) -> Tensor", padNd<0>);
   r.add("aten::replication_pad2d(Tensor self, int[4] padding) -> Tensor", padNd<1>);
-  r.add("aten::dropout(Tensor input, float p, bool train) -> Tensor", dropoutK);
-  r.add("aten::dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)", dropoutK_);
-  r.add("aten::feature_dropout(Tensor input, float p, bool train) -> Tensor", featureDropoutK);
-  r.add("aten::feature_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)", featureDropoutK_);
-  r.add("aten::alpha_dropout(Tensor input, float p, bool train) -> Tensor", alphaDropoutK);
-  r.add("aten::alpha_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)", alphaDropoutK_);
-  r.add("aten::feature_alpha_dropout(Tensor input, float p, bool train) -> Tensor", alphaDropoutK);
-  r.add("aten::feature_alpha_dropout_(Tensor(a!) self, float p, bool train) -> Tensor(a!)", alphaDropoutK_);
 }
 
 }  // namespace kindling

@@ -58,11 +58,15 @@ DTYPES = [torch.float32, torch.float64, torch.int64, torch.bool]
 
 # Ops whose values are random or uninitialized: only dtype and shape are compared.
 VALUE_FREE = {
-    "uniform", "bernoulli", "normal", "multinomial", "randn", "randn_like", "rand_like", "randint_like",
+    "uniform", "normal", "multinomial", "randn", "randn_like",
     "empty", "empty_like", "new_empty", "new_empty_strided", "empty_strided", "nn.functional.rrelu",
-    "nn.functional.dropout", "nn.functional.dropout2d", "nn.functional.dropout3d", "nn.functional.alpha_dropout",
-    "nn.functional.feature_alpha_dropout", "svd_lowrank", "pca_lowrank", "exponential", "geometric",
-    "log_normal", "cauchy", "random_", "torch.empty",
+    "svd_lowrank", "pca_lowrank", "exponential", "geometric", "log_normal", "cauchy", "random_", "torch.empty",
+}
+# Random ops whose values Kindling reproduces bit for bit (its CPU generator is PyTorch's): the program seeds
+# the generator first (`torch.manual_seed(0)`, compiled to aten::manual_seed) and values are compared.
+SEEDED = {
+    "bernoulli", "rand_like", "randint_like", "nn.functional.dropout", "nn.functional.dropout2d",
+    "nn.functional.dropout3d", "nn.functional.alpha_dropout", "nn.functional.feature_alpha_dropout",
 }
 
 # Python operators of the reflected OpInfos (`__radd__`: args[0] + input).
@@ -231,14 +235,16 @@ def _call_text(op, b, sample):
     raise Unsupported("no torch.<name> function or Tensor method to call")
 
 
-def make_source(op, sample):
-    """(source text, inputs list) of a program calling the op on one sample; raises Unsupported."""
+def make_source(op, sample, seeded=False):
+    """(source text, inputs list) of a program calling the op on one sample; raises Unsupported. seeded: the
+    program first seeds the random generator (torch.manual_seed(0))."""
     b = _Builder()
     call = _call_text(op, b, sample)
     params = ", ".join(f"{n}: {a}" for n, a in b.params)
+    seed = "    torch.manual_seed(0)\n" if seeded else ""
     src = ("import torch\nimport torch.nn.functional as F\nfrom typing import List, Optional, Tuple\n"
            "from torch import Tensor\n\n\n"
-           f"def fn({params}):\n    return {call}\n")
+           f"def fn({params}):\n{seed}    return {call}\n")
     return src, b.inputs
 
 
@@ -359,6 +365,7 @@ def build_cases(kindling_names, only=None):
         if not covered:
             continue
         value_free = op.name in VALUE_FREE or fname in VALUE_FREE
+        seeded = op.name in SEEDED or fname in SEEDED
         supported = op.supported_dtypes("cpu")
         for dt in DTYPES:
             dname = str(dt).split(".")[1]
@@ -377,7 +384,7 @@ def build_cases(kindling_names, only=None):
                 c.values_compared = not value_free
                 cases.append(c)
                 try:
-                    src, inputs = make_source(op, s)
+                    src, inputs = make_source(op, s, seeded)
                 except Unsupported as e:
                     c.skip = str(e)
                     continue

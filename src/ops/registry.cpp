@@ -39,6 +39,7 @@ __attribute__((weak)) void registerOutOps(OperatorRegistry& r);        // out_op
 __attribute__((weak)) void registerLossOps(OperatorRegistry& r);       // loss.cpp
 __attribute__((weak)) void registerBroadcastOps(OperatorRegistry& r);  // broadcast.cpp
 __attribute__((weak)) void registerShapeListOps(OperatorRegistry& r);   // shape_lists.cpp
+__attribute__((weak)) void registerUpsampleAAOps(OperatorRegistry& r);  // upsample_aa.cpp
 
 namespace {
 
@@ -55,7 +56,7 @@ OperatorRegistry* buildGlobal() {
       registerFutureOps,      registerOutOps,
       registerLossOps,        registerBroadcastOps,
       registerMathExtraOps,   registerReduceExtraOps, registerRandomOps,
-      registerShapeListOps,
+      registerShapeListOps,   registerUpsampleAAOps,
   };
   for (FamilyFn f : families)
     if (f) f(*r);

@@ -78,3 +78,44 @@ def lstm_gates_unsafe_chunk(gates: torch.Tensor, c: torch.Tensor) -> Tuple[torch
     i, f, g, o = gates.unsafe_chunk(4, 1)
     c2 = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
     return c2, torch.sigmoid(o) * torch.tanh(c2)
+
+
+# F.interpolate(..., antialias=True): aten::_upsample_bilinear2d_aa / _upsample_bicubic2d_aa (.vec), PIL-style
+# separable filters; downscale, upscale, mixed, align_corners both, scale_factor and size.
+# case: (torch.randn(2, 3, 17, 23),)
+# case: (torch.rand(1, 1, 64, 48) * 255.0,)
+# case: (torch.randn(1, 2, 5, 4, dtype=torch.float64),)
+def interpolate_antialias_bilinear(x: torch.Tensor) -> List[torch.Tensor]:
+    return [F.interpolate(x, size=(7, 5), mode="bilinear", antialias=True),
+            F.interpolate(x, size=(7, 5), mode="bilinear", align_corners=True, antialias=True),
+            F.interpolate(x, size=(40, 3), mode="bilinear", antialias=True),
+            F.interpolate(x, size=(40, 31), mode="bilinear", align_corners=True, antialias=True),
+            F.interpolate(x, scale_factor=0.3, mode="bilinear", antialias=True),
+            F.interpolate(x, scale_factor=(2.5, 0.45), mode="bilinear", antialias=True),
+            F.interpolate(x, size=(1, 1), mode="bilinear", align_corners=True, antialias=True),
+            F.interpolate(x, size=(x.size(2), 2), mode="bilinear", antialias=True)]
+
+
+# case: (torch.randn(2, 3, 17, 23),)
+# case: (torch.rand(1, 1, 64, 48) * 255.0,)
+# case: (torch.randn(1, 2, 5, 4, dtype=torch.float64),)
+def interpolate_antialias_bicubic(x: torch.Tensor) -> List[torch.Tensor]:
+    return [F.interpolate(x, size=(7, 5), mode="bicubic", antialias=True),
+            F.interpolate(x, size=(7, 5), mode="bicubic", align_corners=True, antialias=True),
+            F.interpolate(x, size=(40, 3), mode="bicubic", antialias=True),
+            F.interpolate(x, size=(40, 31), mode="bicubic", align_corners=True, antialias=True),
+            F.interpolate(x, scale_factor=0.3, mode="bicubic", antialias=True),
+            F.interpolate(x, scale_factor=(2.5, 0.45), mode="bicubic", recompute_scale_factor=True, antialias=True),
+            F.interpolate(x, size=(1, 2), mode="bicubic", antialias=True)]
+
+
+# case-raises: (torch.ones(1, 1, 4, 4, dtype=torch.int64),)
+# case-raises: (torch.ones(1, 0, 4, 4),)
+# case-raises: (torch.ones(4, 4, 4),)
+def interpolate_antialias_errors(x: torch.Tensor) -> torch.Tensor:
+    return F.interpolate(x, size=(2, 2), mode="bilinear", antialias=True)
+
+
+# case-raises: (torch.ones(1, 1, 4, 4),)
+def interpolate_antialias_nearest(x: torch.Tensor) -> torch.Tensor:
+    return F.interpolate(x, size=(2, 2), mode="nearest", antialias=True)

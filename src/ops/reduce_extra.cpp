@@ -550,11 +550,66 @@ void unique2K(Stack& s) {
   a.ret(std::move(outV), std::move(outInv), std::move(outC));
 }
 
+// unique_consecutive with dim, as ATen's _unique_dim_cpu_template(consecutive = true): runs of equal slices
+// along dim (the input with dim moved first, each slice compared whole, NaN unequal) collapse to one; the
+// inverse (size self.size(dim)) and the counts are computed whatever the flags say.
+void uniqueDimConsecutive(Stack& s, const Tensor& self, int64_t dimIn) {
+  Args a(s, 4);
+  KD_CHECK_INDEX(self.dim() > 0, "Dimension specified as {} but tensor has no dimensions", dimIn);
+  const int64_t dim = maybeWrapDim(dimIn, self.dim());
+  int64_t zeros = 0;
+  for (int64_t v : self.sizes()) zeros += v == 0;
+  if (self.sizes()[dim] == 0) {
+    KD_CHECK(zeros == 1, "Number of zero sized dimensions is more than one, so unique cannot be applied ");
+    a.ret(Tensor::empty(self.sizes(), self.dtype()), Tensor::empty({0}, ScalarType::Long),
+          Tensor::empty({0}, ScalarType::Long));
+    return;
+  }
+  KD_CHECK(zeros == 0, "There are 0 sized dimensions, and they aren't selected, so unique cannot be applied");
+  IntArray perm{dim}, back(self.dim());
+  for (int64_t d = 0; d < self.dim(); ++d)
+    if (d != dim) perm.push_back(d);
+  for (int64_t d = 0; d < self.dim(); ++d) back[d] = d == dim ? 0 : (d < dim ? d + 1 : d);  // moveaxis(0, dim)
+  const Tensor moved = self.permute(perm).contiguous();
+  const int64_t n = moved.sizes()[0], m = moved.numel() / n;
+  Tensor out, inverse = Tensor::empty({n}, ScalarType::Long), counts;
+  dispatchLoopTypes(self.dtype(), "unique_dim", [&](auto tag) {
+    using T = decltype(tag);
+    const T* X = moved.data_ptr<T>();
+    std::vector<int64_t> firsts, cnt;
+    int64_t* inv = inverse.data_ptr<int64_t>();
+    for (int64_t i = 0; i < n; ++i) {
+      bool same = !firsts.empty();
+      for (int64_t k = 0; same && k < m; ++k) same = X[firsts.back() * m + k] == X[i * m + k];
+      if (!same) {
+        firsts.push_back(i);
+        cnt.push_back(0);
+      }
+      ++cnt.back();
+      inv[i] = static_cast<int64_t>(firsts.size()) - 1;
+    }
+    IntArray shape = moved.sizes();
+    shape[0] = static_cast<int64_t>(firsts.size());
+    Tensor rows = Tensor::empty(shape, self.dtype());
+    T* Y = rows.data_ptr<T>();
+    for (size_t r = 0; r < firsts.size(); ++r) std::copy(X + firsts[r] * m, X + (firsts[r] + 1) * m, Y + r * m);
+    out = rows.permute(back);
+    counts = Tensor::fromVector(cnt, ScalarType::Long);
+  });
+  a.ret(std::move(out), std::move(inverse), std::move(counts));
+}
+
+// unique_consecutive(self, return_inverse, return_counts, dim): without dim (or dim 0 of a 1-d input) runs of
+// equal elements of the flattened input; the inverse (input's shape) and counts only when asked for.
 void uniqueConsecutiveK(Stack& s) {
   Args a(s, 4);
   const Tensor self = a.tensor(0);
   const bool inverse = a.toBool(1), counts = a.toBool(2);
-  KD_CHECK(!a.optInt(3).has_value() || self.dim() <= 1, "unique_consecutive with dim is not supported");
+  const std::optional<int64_t> dim = a.optInt(3);
+  if (dim.has_value() && !(*dim == 0 && self.dim() == 1)) {
+    uniqueDimConsecutive(s, self, *dim);
+    return;
+  }
   const Tensor flat = self.reshape({-1}).contiguous();
   const int64_t n = flat.numel();
   Tensor outV, outInv = Tensor::empty(inverse ? self.sizes() : IntArray{0}, ScalarType::Long), outC;

@@ -31,11 +31,6 @@ ONLY = [s for s in os.environ.get("KINDLING_OPINFO_ONLY", "").split(",") if s]
 KNOWN_FAILURES = {
     "unique_consecutive": "PyTorch compiles torch.unique_consecutive from torch/functional.py (returns only the "
                           "requested tensors); Kindling binds aten::unique_consecutive directly, no dim= support",
-    "nn.functional.conv_transpose1d": "conv_transpose is implemented for float32 only (oneDNN); float64 missing",
-    "nn.functional.conv_transpose2d": "conv_transpose is implemented for float32 only (oneDNN); float64 missing",
-    "nn.functional.conv_transpose3d": "conv_transpose float64 missing; one float32 sample off by 3e-5",
-    "nn.functional.conv1d": "integer (int64) convolution not implemented",
-    "nn.functional.conv2d": "integer (int64) convolution not implemented",
     "to": "Tensor.to(device_str, dtype, non_blocking, copy) binds a Scalar overload: 'Cannot input a tensor ...'",
     "nn.functional.upsample_bilinear": "float64 bilinear computes source coordinates in float (diff 1.7e-7)",
     "nn.functional.layer_norm": "float32 layer_norm differs by up to 1.5e-4 on large-magnitude samples",

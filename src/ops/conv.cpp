@@ -4,11 +4,14 @@
 #include <dnnl.hpp>
 
 #include <atomic>
+#include <cmath>
 #include <cstdlib>
 
 #include "ops/kernel_args.h"
 #include "ops/onednn_utils.h"
 #include "ops/operator.h"
+#include "ops/out_variant.h"
+#include "tensor/tensor_iterator.h"
 
 namespace kindling {
 
@@ -95,7 +98,8 @@ void checkConvArgs(const char* opName, const Tensor& input, const Tensor& weight
   (void)opName;
 }
 
-/// Direct loop for float64 (PyTorch supports double convolution; oneDNN does not).
+/// Direct loop for the dtypes oneDNN does not run here: float64 and the integer types (PyTorch's slow_conv
+/// path supports them; integers accumulate in their own type, wrapping as ATen's integer gemm does).
 template <class T>
 void directConv(const Tensor& in, const Tensor& w, const Tensor& b, Tensor& out, const IntArray& stride,
                 const IntArray& pad, const IntArray& dil, int64_t groups) {
@@ -116,9 +120,10 @@ void directConv(const Tensor& in, const Tensor& w, const Tensor& b, Tensor& out,
   const int64_t pd = par(pad, 0, 0), ph = par(pad, 1, 0), pw = par(pad, 2, 0);
   const int64_t dd = par(dil, 0, 1), dh = par(dil, 1, 1), dw = par(dil, 2, 1);
   const Tensor x = in.contiguous(), wc = w.contiguous();
+  const Tensor bc = b.defined() ? b.to(scalarTypeOf<T>()).contiguous() : Tensor();
   const T* X = x.data_ptr<T>();
   const T* W = wc.data_ptr<T>();
-  const T* B = b.defined() ? b.contiguous().data_ptr<T>() : nullptr;
+  const T* B = bc.defined() ? bc.data_ptr<T>() : nullptr;
   T* Y = out.data_ptr<T>();
   const int64_t Cg = C / groups, Og = O / groups;
 #pragma omp parallel for collapse(2) if (N * O * OD * OH * OW > 4096)
@@ -144,6 +149,83 @@ void directConv(const Tensor& in, const Tensor& w, const Tensor& b, Tensor& out,
                   }
                 }
               }
+            Y[(((n * O + o) * OD + od) * OH + oh) * OW + ow] = acc;
+          }
+    }
+  }
+}
+
+/// Direct transposed convolution with the arithmetic of PyTorch 1.13's slow_conv_transpose{2,3}d (the only CPU
+/// path 1.13 has for transposed convolutions): a gemm makes one column value per (output channel, kernel
+/// offset, input position) as a multiply-add chain over the group's input channels in order (OpenBLAS: fused
+/// multiply-adds), col2im adds the column values into a zeroed output in kernel-offset order, then the bias
+/// is added. Here each output element gathers the same terms in the same order:
+///   out[n, g*Og + o, p] = (sum over k ascending with p = i*stride - pad + k*dilation of
+///                          (sum over c ascending of in[n, g*Cg + c, i] * w[g*Cg + c, o, k])) + bias[g*Og + o]
+/// weight [C, O/groups, *kernel]. Parallel over (n, o) without write conflicts.
+template <class T>
+void directConvTransposed(const Tensor& in, const Tensor& w, const Tensor& b, Tensor& out, const IntArray& stride,
+                          const IntArray& pad, const IntArray& dil, int64_t groups) {
+  const size_t spatial = in.dim() - 2;
+  auto sp = [spatial](const Tensor& t, size_t k) {
+    return k + spatial >= 3 ? t.sizes()[2 + k + spatial - 3] : int64_t(1);
+  };
+  auto par = [spatial](const IntArray& v, size_t k, int64_t dflt) {
+    return k + spatial >= 3 ? v[k + spatial - 3] : dflt;
+  };
+  const int64_t N = in.sizes()[0], C = in.sizes()[1], O = out.sizes()[1];
+  const int64_t ID = sp(in, 0), IH = sp(in, 1), IW = sp(in, 2);
+  const int64_t KD = sp(w, 0), KH = sp(w, 1), KW = sp(w, 2);
+  const int64_t OD = sp(out, 0), OH = sp(out, 1), OW = sp(out, 2);
+  const int64_t sd = par(stride, 0, 1), sh = par(stride, 1, 1), sw = par(stride, 2, 1);
+  const int64_t pd = par(pad, 0, 0), ph = par(pad, 1, 0), pw = par(pad, 2, 0);
+  const int64_t dd = par(dil, 0, 1), dh = par(dil, 1, 1), dw = par(dil, 2, 1);
+  const Tensor x = in.contiguous(), wc = w.contiguous();
+  const Tensor bc = b.defined() ? b.to(scalarTypeOf<T>()).contiguous() : Tensor();
+  const T* X = x.data_ptr<T>();
+  const T* W = wc.data_ptr<T>();
+  const T* B = bc.defined() ? bc.data_ptr<T>() : nullptr;
+  T* Y = out.data_ptr<T>();
+  const int64_t Cg = C / groups, Og = O / groups;
+  const int64_t inPlane = ID * IH * IW, wChan = Og * KD * KH * KW;
+  // input index along one dim for output position p and kernel offset k, or -1 when none
+  auto src = [](int64_t p, int64_t k, int64_t st, int64_t pa, int64_t di, int64_t size) -> int64_t {
+    const int64_t t = p + pa - k * di;
+    if (t < 0 || t % st != 0) return -1;
+    const int64_t i = t / st;
+    return i < size ? i : -1;
+  };
+#pragma omp parallel for collapse(2) if (N * O * OD * OH * OW > 4096)
+  for (int64_t n = 0; n < N; ++n) {
+    for (int64_t o = 0; o < O; ++o) {
+      const int64_t g = o / Og, oo = o % Og;
+      const T* Xg = X + (n * C + g * Cg) * inPlane;
+      const T* Wg = W + (g * Cg) * wChan + oo * KD * KH * KW;
+      for (int64_t od = 0; od < OD; ++od)
+        for (int64_t oh = 0; oh < OH; ++oh)
+          for (int64_t ow = 0; ow < OW; ++ow) {
+            T acc = T(0);
+            for (int64_t kd = 0; kd < KD; ++kd) {
+              const int64_t id = src(od, kd, sd, pd, dd, ID);
+              if (id < 0) continue;
+              for (int64_t kh = 0; kh < KH; ++kh) {
+                const int64_t ih = src(oh, kh, sh, ph, dh, IH);
+                if (ih < 0) continue;
+                for (int64_t kw = 0; kw < KW; ++kw) {
+                  const int64_t iw = src(ow, kw, sw, pw, dw, IW);
+                  if (iw < 0) continue;
+                  const T* xp = Xg + (id * IH + ih) * IW + iw;
+                  const T* wp = Wg + (kd * KH + kh) * KW + kw;
+                  T col = T(0);
+                  for (int64_t c = 0; c < Cg; ++c) {
+                    if constexpr (std::is_floating_point_v<T>) col = std::fma(xp[c * inPlane], wp[c * wChan], col);
+                    else col += xp[c * inPlane] * wp[c * wChan];
+                  }
+                  acc += col;
+                }
+              }
+            }
+            if (B) acc += B[o];
             Y[(((n * O + o) * OD + od) * OH + oh) * OW + ow] = acc;
           }
     }
@@ -211,16 +293,18 @@ Tensor convolution(const Tensor& inputArg, const Tensor& weight, const Tensor& b
   for (size_t k = 0; k < spatial; ++k)
     pointwise = pointwise && weight.sizes()[2 + k] == 1 && stride[k] == 1 && paddingL[k] == 0 && paddingR[k] == 0;
 
-  if (input.dtype() == ScalarType::Double) {
+  if (input.dtype() != ScalarType::Float) {  // float64 and integers: the direct loop
     KD_CHECK(!post.residual.defined() && post.act == ConvPostOp::Act::None,
              "fused convolution is only supported for float32");
-    Tensor tmp = Tensor::empty(outSizes, ScalarType::Double);
-    directConv<double>(input, weight, bias, tmp, stride, paddingL, dilation, groups);
+    KD_CHECK(input.dtype() != ScalarType::Half && input.dtype() != ScalarType::BFloat16,
+             "\"{}\" not implemented for '{}'", opName, scalarTypeName(input.dtype()));
+    Tensor tmp = Tensor::empty(outSizes, input.dtype());
+    dispatchLoopTypesNoBool(input.dtype(), "slow_conv2d_cpu", [&](auto t) {
+      directConv<decltype(t)>(input, weight, bias, tmp, stride, paddingL, dilation, groups);
+    });
     out.copy_(tmp);
     return unbatched ? out.squeeze(0) : out;
   }
-  KD_CHECK(input.dtype() == ScalarType::Float, "\"{}\" not implemented for '{}'", opName,
-           scalarTypeName(input.dtype()));
 
   // --- primitive (cached by shapes and attributes) ---
   onednn::Key key;
@@ -329,9 +413,15 @@ Tensor convolutionTransposed(const Tensor& inputArg, const Tensor& weight, const
   KD_CHECK(C == weight.sizes()[0],
            "Given transposed=1, weight of size {}, expected input{} to have {} channels, but got {} channels instead",
            weight.sizesStr(), input.sizesStr(), weight.sizes()[0], C);
-  KD_CHECK(input.dtype() == ScalarType::Float && weight.dtype() == ScalarType::Float,
-           "conv_transpose is only implemented for float32");
+  KD_CHECK(input.dtype() == weight.dtype(), "expected scalar type {} but found {}", scalarTypeName(input.dtype()),
+           scalarTypeName(weight.dtype()));
+  KD_CHECK(C % groups == 0 && weight.sizes()[0] % groups == 0,
+           "Given groups={}, expected weight to be divisible by {} at dimension 0, but got weight of size {} instead",
+           groups, groups, weight.sizesStr());
   const int64_t O = weight.sizes()[1] * groups;
+  if (bias.defined())
+    KD_CHECK(bias.dtype() == input.dtype(), "expected scalar type {} but found {}", scalarTypeName(input.dtype()),
+             scalarTypeName(bias.dtype()));
   if (bias.defined())
     KD_CHECK(bias.numel() == O, "Given transposed=1, weight of size {}, expected bias to be 1-dimensional with {} elements",
              weight.sizesStr(), O);
@@ -342,6 +432,20 @@ Tensor convolutionTransposed(const Tensor& inputArg, const Tensor& weight, const
     KD_CHECK(o > 0, "Given input size per channel: ({}). Calculated output size per channel: ({}). Output size is too small",
              input.sizes()[2 + k], o);
     outSizes.push_back(o);
+  }
+  // float64 and integers run the direct loop; so do small float32 problems (up to 2^20 multiply-adds, well
+  // under a millisecond), where it gives PyTorch's own rounding; larger float32 ones run on oneDNN.
+  int64_t macs = N * C * (O / groups);
+  for (size_t k = 0; k < spatial; ++k) macs *= input.sizes()[2 + k] * weight.sizes()[2 + k];
+  if (input.dtype() != ScalarType::Float || macs <= (int64_t(1) << 20)) {
+    KD_CHECK(input.dtype() != ScalarType::Half && input.dtype() != ScalarType::BFloat16,
+             "\"slow_conv_transpose{}d_out_cpu\" not implemented for '{}'", spatial, scalarTypeName(input.dtype()));
+    Tensor out = Tensor::empty(outSizes, input.dtype());
+    dispatchLoopTypesNoBool(input.dtype(), spatial == 3 ? "slow_conv_transpose3d_out_cpu" : "slow_conv_transpose2d_out_cpu",
+                            [&](auto t) {
+      directConvTransposed<decltype(t)>(input, weight, bias, out, stride, padding, dilation, groups);
+    });
+    return unbatched ? out.squeeze(0) : out;
   }
   Tensor out = Tensor::empty(outSizes, ScalarType::Float);
   onednn::Key key;
@@ -411,10 +515,18 @@ IntArray expandParam(const IntArray& v, size_t n, const char* name) {
   return IntArray(n, v[0]);
 }
 
+/// aten::conv2d (only the 2-d entry point, as in ATen) requires the bias dtype to be the input's; conv1d and
+/// conv3d convert the bias instead.
+void checkConv2dBias(const Tensor& input, const Tensor& bias) {
+  KD_CHECK(!bias.defined() || bias.dtype() == input.dtype(), "Input type ({}) and bias type ({}) should be the same",
+           typeMetaName(input.dtype()), typeMetaName(bias.dtype()));
+}
+
 /// aten::conv{1,2,3}d(input, weight, bias, stride, padding, dilation, groups)
 template <size_t S>
 void convNd(Stack& s) {
   Args a(s, 7);
+  if constexpr (S == 2) checkConv2dBias(a.tensor(0), a.optTensor(2));
   const IntArray st = expandParam(a.intList(3, S), S, "stride");
   const IntArray pad = expandParam(a.intList(4, S), S, "padding");
   const IntArray dil = expandParam(a.intList(5, S), S, "dilation");
@@ -426,6 +538,7 @@ void convNd(Stack& s) {
 template <size_t S>
 void convNdPadding(Stack& s) {
   Args a(s, 7);
+  if constexpr (S == 2) checkConv2dBias(a.tensor(0), a.optTensor(2));
   const Tensor w = a.tensor(1);
   const IntArray st = expandParam(a.intList(3, S), S, "stride");
   const IntArray dil = expandParam(a.intList(5, S), S, "dilation");

@@ -35,7 +35,7 @@ bool preferChannelsLast();
 /// N-d convolution (1 to 3 spatial dims), PyTorch semantics:
 ///   input  [N, C, *spatial] (or unbatched [C, *spatial]), weight [O, C/groups, *kernel], bias [O] or undefined.
 ///   stride/dilation/paddingL/paddingR have one entry per spatial dim (paddingR differs from paddingL only
-///   for padding="same" with an even kernel). Float32 runs on oneDNN; float64 on a direct loop.
+///   for padding="same" with an even kernel). Float32 runs on oneDNN; float64 and integer dtypes on a direct loop.
 /// Throws RuntimeError with PyTorch's messages for rank, channel and size mismatches.
 Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias, const IntArray& stride,
                    const IntArray& paddingL, const IntArray& paddingR, const IntArray& dilation, int64_t groups,
@@ -43,6 +43,7 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias
 
 /// Transposed convolution (aten::conv_transpose*, _convolution with transposed=True):
 ///   weight [C, O/groups, *kernel]; output size (in-1)*stride - 2*pad + dilation*(k-1) + output_padding + 1.
+///   Float32 runs on oneDNN; float64 and integer dtypes on a direct loop.
 Tensor convolutionTransposed(const Tensor& input, const Tensor& weight, const Tensor& bias, const IntArray& stride,
                              const IntArray& padding, const IntArray& outputPadding, const IntArray& dilation,
                              int64_t groups);

@@ -4,20 +4,14 @@ of a failing row)."""
 # Known gaps: (model, variant) -> the exact missing piece. Marked xfail (not strict: a fix shows as XPASS, then
 # remove the entry). Each is also listed in bench/ZOO.md with Kindling's own error.
 KNOWN_GAPS = {
-    ("swin_t", "scripted"): "torch.div(..., out=...) in the F.* library (keyword argument out unknown)",
-    ("deeplabv3_mobilenet_v3_large", "scripted"): "aten::_upsample_bilinear2d_aa (F.interpolate antialias branch)",
-    ("lraspp_mobilenet_v3_large", "scripted"): "aten::_upsample_bilinear2d_aa (F.interpolate antialias branch)",
-    ("fasterrcnn_mobilenet_v3_large_320_fpn", "scripted"):
-        "aten::where(Tensor condition) -> Tensor[] (torch.where with one argument), then _upsample_bilinear2d_aa, "
-        "unique, meshgrid, losses (compiled training branches)",
-    ("ssdlite320_mobilenet_v3_large", "scripted"):
-        "aten::where(Tensor condition) -> Tensor[] (torch.where with one argument), then _upsample_bilinear2d_aa, "
-        "unique, meshgrid, losses (compiled training branches)",
-    ("retinanet_resnet50_fpn", "scripted"):
-        "aten::where(Tensor condition) -> Tensor[] (torch.where with one argument), then _upsample_bilinear2d_aa, "
-        "unique, meshgrid, losses (compiled training branches)",
-    ("rnn_cells", "traced"): "aten::unsafe_chunk (traced LSTMCell/GRUCell)",
-    ("fcn_resnet50", "scripted"): "aten::_upsample_bilinear2d_aa (F.interpolate antialias branch)",
-    ("raft_small", "scripted"): "aten::meshgrid (coords_grid)",
-    ("raft_small", "traced"): "aten::meshgrid (coords_grid)",
+    ("swin_t", "scripted"):
+        "aten::div.out(Tensor self, Tensor other, *, Tensor(a!) out): the archive's F.normalize compiles its out= "
+        "branch `torch.div(input, denom, out=out)`; Kindling: 'Arguments for call are not valid ... aten::div.int"
+        "(int a, int b) -> float: Keyword argument out unknown.'",
+    ("raft_small", "scripted"):
+        "aten::grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners)"
+        " (F.grid_sample in raft's CorrBlock); Kindling: 'Unknown builtin op: aten::grid_sampler.'",
+    ("raft_small", "traced"):
+        "aten::grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners)"
+        " (traced F.grid_sample); Kindling: 'Unknown builtin op: aten::grid_sampler.'",
 }

@@ -102,6 +102,9 @@ Tensor poolInput4d(const Tensor& in, const Pool2dParams& p, int64_t& OH, int64_t
 struct PoolPrim {
   dnnl::pooling_v2_forward prim;
   dnnl::memory::desc scratchpad;
+  // oneDNN fell back to its reference nchw kernel (it does for plain NCHW inputs with large planes, e.g.
+  // 224x224): that one is 10-50x slower than maxPoolDirect, which runs instead.
+  bool reference = false;
 };
 
 onednn::Cache<PoolPrim>& poolCache() {
@@ -117,30 +120,42 @@ void maxPoolDirect(const Tensor& x, Tensor& out, const Pool2dParams& p) {
   const int64_t os0 = out.strides()[0], os1 = out.strides()[1], os2 = out.strides()[2], os3 = out.strides()[3];
   const T* X = x.data_ptr<T>();
   T* Y = out.data_ptr<T>();
+  // Output columns whose whole window lies inside the input: [owLo, owHi). Only the border columns need
+  // the bounds test per tap.
+  const int64_t owLo = std::min(OW, (p.pW + p.sW - 1) / p.sW);
+  const int64_t owHi = std::max(owLo, std::min(OW, divRtn(W - 1 - (p.kW - 1) * p.dW + p.pW, p.sW) + 1));
 #pragma omp parallel for collapse(2) if (N * C * OH * OW > kGrainSize)
   for (int64_t n = 0; n < N; ++n)
     for (int64_t c = 0; c < C; ++c)
-      for (int64_t oh = 0; oh < OH; ++oh)
-        for (int64_t ow = 0; ow < OW; ++ow) {
-          const int64_t h0 = oh * p.sH - p.pH, w0 = ow * p.sW - p.pW;
+      for (int64_t oh = 0; oh < OH; ++oh) {
+        const T* plane = X + n * xs0 + c * xs1;
+        T* yrow = Y + n * os0 + c * os1 + oh * os2;
+        const int64_t h0 = oh * p.sH - p.pH;
+        int64_t iLo = 0, iHi = p.kH;  // kernel rows inside the input
+        while (iLo < iHi && h0 + iLo * p.dH < 0) ++iLo;
+        while (iHi > iLo && h0 + (iHi - 1) * p.dH >= H) --iHi;
+        // PyTorch's rule: a larger value or a NaN replaces the running maximum; the first NaN ends the scan.
+        auto window = [&](int64_t ow, bool interior) {
+          const int64_t w0 = ow * p.sW - p.pW;
           T best = -std::numeric_limits<T>::infinity();
-          bool nan = false;
-          for (int64_t i = 0; i < p.kH; ++i) {
-            const int64_t h = h0 + i * p.dH;
-            if (h < 0 || h >= H) continue;
+          for (int64_t i = iLo; i < iHi; ++i) {
+            const T* row = plane + (h0 + i * p.dH) * xs2;
             for (int64_t j = 0; j < p.kW; ++j) {
               const int64_t w = w0 + j * p.dW;
-              if (w < 0 || w >= W) continue;
-              const T v = X[n * xs0 + c * xs1 + h * xs2 + w * xs3];
+              if (!interior && (w < 0 || w >= W)) continue;
+              const T v = row[w * xs3];
               if (v > best || std::isnan(v)) {
                 best = v;
-                if (std::isnan(v)) nan = true;
+                if (std::isnan(v)) return best;
               }
             }
-            if (nan) break;
           }
-          Y[n * os0 + c * os1 + oh * os2 + ow * os3] = best;
-        }
+          return best;
+        };
+        for (int64_t ow = 0; ow < owLo; ++ow) yrow[ow * os3] = window(ow, false);
+        for (int64_t ow = owLo; ow < owHi; ++ow) yrow[ow * os3] = window(ow, true);
+        for (int64_t ow = owHi; ow < OW; ++ow) yrow[ow * os3] = window(ow, false);
+      }
 }
 
 Tensor maxPool2d(const Tensor& in, const IntArray& k, const IntArray& st, const IntArray& pad, const IntArray& dil,
@@ -173,8 +188,14 @@ Tensor maxPool2d(const Tensor& in, const IntArray& k, const IntArray& st, const 
         auto r = std::make_shared<PoolPrim>();
         r->prim = pooling_v2_forward(pd);
         r->scratchpad = pd.scratchpad_desc();
+        const std::string impl = pd.impl_info_str();
+        r->reference = impl.rfind("simple", 0) == 0 || impl.rfind("ref", 0) == 0;
         return r;
       });
+      if (prim->reference) {
+        maxPoolDirect<float>(x, out, p);
+        return in.dim() == 3 ? out.squeeze(0) : out;
+      }
       auto& s = onednn::stream();
       onednn::guarded("max_pool2d", [&] {
         prim->prim.execute(s, {{DNNL_ARG_SRC, onednn::memoryOf(x, onednn::descOf(x))},
@@ -433,14 +454,19 @@ int64_t nearestIndex(int64_t dst, int64_t in, int64_t out, float scale) {
   if (out == 2 * in) return dst >> 1;
   return std::min(static_cast<int64_t>(std::floor(static_cast<float>(dst) * scale)), in - 1);
 }
-float linearScale(int64_t in, int64_t out, bool alignCorners, std::optional<double> scale) {
-  if (alignCorners) return out > 1 ? static_cast<float>(in - 1) / static_cast<float>(out - 1) : 0.f;
-  return nearestScale(in, out, scale);
+/// ATen's area_pixel_compute_scale<T> / area_pixel_compute_source_index<T> in the kernel's opmath type T
+/// (float for float32, double for float64). As in ATen, the half-pixel offset is applied in double
+/// (dst + 0.5 is a double expression) and the result rounded to T.
+template <class T>
+T linearScale(int64_t in, int64_t out, bool alignCorners, std::optional<double> scale) {
+  if (alignCorners) return out > 1 ? static_cast<T>(in - 1) / static_cast<T>(out - 1) : T(0);
+  return scale && *scale > 0 ? static_cast<T>(1.0 / *scale) : static_cast<T>(in) / static_cast<T>(out);
 }
-float linearSource(float scale, int64_t dst, bool alignCorners) {
-  if (alignCorners) return scale * static_cast<float>(dst);
-  const float src = scale * (static_cast<float>(dst) + 0.5f) - 0.5f;
-  return src < 0.f ? 0.f : src;
+template <class T>
+T linearSource(T scale, int64_t dst, bool alignCorners) {
+  if (alignCorners) return scale * static_cast<T>(dst);
+  const T src = static_cast<T>(scale * (static_cast<double>(dst) + 0.5) - 0.5);
+  return src < T(0) ? T(0) : src;
 }
 
 Tensor upsample2d(const char* op, const Tensor& in, const IntArray& outSize, bool bilinear, bool alignCorners,
@@ -478,19 +504,34 @@ Tensor upsample2d(const char* op, const Tensor& in, const IntArray& outSize, boo
   Tensor y = out.dtype() == loopDt ? out : Tensor::empty({N, C, OH, OW}, loopDt);
   dispatchLoopFloating(loopDt, op, [&](auto tag) {
     using T = decltype(tag);
-    const float scH = linearScale(H, OH, alignCorners, sh), scW = linearScale(W, OW, alignCorners, sw);
+    const T scH = linearScale<T>(H, OH, alignCorners, sh), scW = linearScale<T>(W, OW, alignCorners, sw);
     const T* X = x.data_ptr<T>();
     T* Y = y.data_ptr<T>();
     const IntArray& xs = x.strides();
     const IntArray& ys = y.strides();
+    // ATen's compute_source_index_and_lambda: equal sizes copy; lambda1 clamped to [0, 1]
+    auto source = [alignCorners](T scale, int64_t dst, int64_t in, int64_t out, int64_t& i0, int64_t& i1, T& l0, T& l1) {
+      if (in == out) {  // (index 1 is 0 with weight 0, as ATen: a non-finite x[0] propagates)
+        i0 = dst;
+        i1 = 0;
+        l0 = T(1);
+        l1 = T(0);
+        return;
+      }
+      const T r = linearSource<T>(scale, dst, alignCorners);
+      i0 = static_cast<int64_t>(r);
+      i1 = i0 + (i0 < in - 1 ? 1 : 0);
+      l1 = std::min(std::max(r - static_cast<T>(i0), T(0)), T(1));
+      l0 = T(1) - l1;
+    };
     for (int64_t i = 0; i < OH; ++i) {
-      const float hr = linearSource(scH, i, alignCorners);
-      const int64_t h0 = static_cast<int64_t>(hr), h1 = h0 + (h0 < H - 1 ? 1 : 0);
-      const T lh1 = static_cast<T>(hr - static_cast<float>(h0)), lh0 = T(1) - lh1;
+      int64_t h0, h1;
+      T lh0, lh1;
+      source(scH, i, H, OH, h0, h1, lh0, lh1);
       for (int64_t j = 0; j < OW; ++j) {
-        const float wr = linearSource(scW, j, alignCorners);
-        const int64_t w0 = static_cast<int64_t>(wr), w1 = w0 + (w0 < W - 1 ? 1 : 0);
-        const T lw1 = static_cast<T>(wr - static_cast<float>(w0)), lw0 = T(1) - lw1;
+        int64_t w0, w1;
+        T lw0, lw1;
+        source(scW, j, W, OW, w0, w1, lw0, lw1);
         for (int64_t n = 0; n < N; ++n)
           for (int64_t c = 0; c < C; ++c) {
             const T* b = X + n * xs[0] + c * xs[1];

@@ -27,11 +27,17 @@ std::vector<int64_t> indexValues(const Tensor& idx, const char* op) {
 inline void copyElem(char* dst, const char* src, size_t es) { std::memcpy(dst, src, es); }
 
 Tensor indexSelect(const Tensor& self, int64_t dim, const Tensor& index) {
-  KD_CHECK(index.dim() <= 1, "index_select(): Index is supposed to be a vector");
+  KD_CHECK_INDEX(index.dim() <= 1, "index_select(): Index is supposed to be a vector");
   const int64_t d = maybeWrapDim(dim, self.dim());
   const std::vector<int64_t> idx = indexValues(index, "index_select");
   const int64_t n = self.dim() == 0 ? 1 : self.sizes()[d];
-  for (int64_t i : idx) KD_CHECK_INDEX(i >= -n && i < n, "index out of range in self");
+  // Negative indices are out of range too. ATen checks dim 1 of a tensor with 2+ dims in another kernel,
+  // with another error.
+  for (int64_t i : idx) {
+    if (i >= 0 && i < n) continue;
+    if (self.dim() > 1 && d == 1) throw RuntimeError(fmt::format("INDICES element is out of DATA bounds, id={} axis_dim={}", i, n));
+    KD_CHECK_INDEX(false, "index out of range in self");
+  }
   IntArray outSizes = self.sizes();
   if (self.dim() > 0) outSizes[d] = static_cast<int64_t>(idx.size());
   Tensor out = Tensor::empty(outSizes, self.dtype());
@@ -39,10 +45,23 @@ Tensor indexSelect(const Tensor& self, int64_t dim, const Tensor& index) {
     out.copy_(self);
     return out;
   }
-  for (size_t j = 0; j < idx.size(); ++j) {
-    const int64_t i = idx[j] < 0 ? idx[j] + n : idx[j];
-    out.select(d, static_cast<int64_t>(j)).copy_(self.select(d, i));
+  if (!self.is_contiguous()) {
+    for (size_t j = 0; j < idx.size(); ++j) out.select(d, static_cast<int64_t>(j)).copy_(self.select(d, idx[j]));
+    return out;
   }
+  // Contiguous: out[o, j, :] = self[o, idx[j], :] as one memcpy of `inner` elements each.
+  int64_t outer = 1, inner = 1;
+  for (int64_t k = 0; k < d; ++k) outer *= self.sizes()[k];
+  for (int64_t k = d + 1; k < self.dim(); ++k) inner *= self.sizes()[k];
+  const size_t es = elementSize(self.dtype());
+  const size_t rowBytes = static_cast<size_t>(inner) * es;
+  const int64_t m = static_cast<int64_t>(idx.size());
+  const char* src = static_cast<const char*>(self.data_ptr());
+  char* dst = static_cast<char*>(out.data_ptr());
+#pragma omp parallel for collapse(2) if (outer * m * inner > kGrainSize)
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t j = 0; j < m; ++j)
+      std::memcpy(dst + (o * m + j) * rowBytes, src + (o * n + idx[j]) * rowBytes, rowBytes);
   return out;
 }
 void indexSelectK(Stack& s) { Args a(s, 3); Tensor r = indexSelect(a.tensor(0), a.toInt(1), a.tensor(2)); a.ret(std::move(r)); }

@@ -40,6 +40,8 @@ __attribute__((weak)) void registerLossOps(OperatorRegistry& r);       // loss.c
 __attribute__((weak)) void registerBroadcastOps(OperatorRegistry& r);  // broadcast.cpp
 __attribute__((weak)) void registerShapeListOps(OperatorRegistry& r);   // shape_lists.cpp
 __attribute__((weak)) void registerUpsampleAAOps(OperatorRegistry& r);  // upsample_aa.cpp
+__attribute__((weak)) void registerLogspaceOps(OperatorRegistry& r);    // logspace.cpp
+__attribute__((weak)) void registerOutUpgradedOps(OperatorRegistry& r);  // out_upgraded.cpp
 
 namespace {
 
@@ -56,7 +58,7 @@ OperatorRegistry* buildGlobal() {
       registerFutureOps,      registerOutOps,
       registerLossOps,        registerBroadcastOps,
       registerMathExtraOps,   registerReduceExtraOps, registerRandomOps,
-      registerShapeListOps,   registerUpsampleAAOps,
+      registerShapeListOps,   registerUpsampleAAOps,  registerLogspaceOps,  registerOutUpgradedOps,
   };
   for (FamilyFn f : families)
     if (f) f(*r);

@@ -119,3 +119,87 @@ def interpolate_antialias_errors(x: torch.Tensor) -> torch.Tensor:
 # case-raises: (torch.ones(1, 1, 4, 4),)
 def interpolate_antialias_nearest(x: torch.Tensor) -> torch.Tensor:
     return F.interpolate(x, size=(2, 2), mode="nearest", antialias=True)
+
+
+# torch.logspace (aten::logspace, default float32 even for int bounds; integral dtypes through a float base)
+# case: (2.0, 5)
+# case: (-1.5, 1)
+# case: (3.0, 0)
+def logspace_values(end: float, steps: int) -> List[torch.Tensor]:
+    return [torch.logspace(0.0, end, steps), torch.logspace(0, 3, steps, dtype=torch.float64),
+            torch.logspace(1, 10, steps, base=2.0, dtype=torch.int32), torch.logspace(0, 3, steps, dtype=torch.int64),
+            torch.logspace(end, 2.0 * end, steps, base=3.0), torch.logspace(-2, 2, steps, base=0.5, dtype=torch.float64)]
+
+
+# case-raises: (-1,)
+def logspace_negative(steps: int) -> torch.Tensor:
+    return torch.logspace(0.0, 1.0, steps)
+
+
+# out= overloads (what 1.13's upgraders call): div.out/out_mode/Scalar_out/Scalar_mode_out, full.out,
+# linspace.out, logspace.out; out is resized and returned, its dtype kept.
+# case: (torch.tensor([7, -7, 9, 4]), torch.tensor([2, 2, -4, 3]))
+def div_out_variants(a: torch.Tensor, b: torch.Tensor) -> List[torch.Tensor]:
+    o1 = torch.zeros(4)
+    o2 = torch.zeros(1, dtype=torch.int32)
+    o3 = torch.zeros(4, dtype=torch.float64)
+    o4 = torch.zeros(0, dtype=torch.int64)
+    r1 = torch.div(a, b, out=o1)
+    r2 = torch.div(a, b, rounding_mode="floor", out=o2)
+    r3 = torch.div(a, 3, out=o3)
+    r4 = torch.div(a, -2, rounding_mode="trunc", out=o4)
+    r5 = torch.div(a.double(), b, rounding_mode=None, out=torch.zeros(2, 4))
+    return [r1, o1, r2, o2, r3, o3, r4, o4, r5]
+
+
+# case-raises: (torch.tensor([7, -7]), torch.tensor([2, 2]))
+def div_out_bad_dtype(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    return torch.div(a, b, out=torch.zeros(2, dtype=torch.int64))
+
+
+# case-raises: (torch.ones(5),)
+def div_out_overlap(x: torch.Tensor) -> torch.Tensor:
+    return torch.div(x[:4], x[:4], out=x[1:])
+
+
+# div.Scalar_out is a generated out kernel in 1.13: no overlap or cast checks.
+# case: (torch.tensor([7, -7, 9]),)
+def div_scalar_out_casts(x: torch.Tensor) -> List[torch.Tensor]:
+    o = torch.zeros(1, dtype=torch.int64)
+    y = torch.arange(5.0)
+    torch.div(y[:4], 2.0, out=y[1:])
+    return [torch.div(x, 2, out=o), o, y, torch.div(x, 2, rounding_mode=None, out=torch.zeros(3, dtype=torch.int32))]
+
+
+# case: (5, 2.5)
+def full_out_variants(n: int, f: float) -> List[torch.Tensor]:
+    o1 = torch.zeros(2, dtype=torch.int64)
+    o2 = torch.zeros(3, 3)
+    o3 = torch.zeros(4, dtype=torch.bool)
+    torch.full([3], n, out=o1)
+    r2 = torch.full([2, 2], f, out=o2)
+    torch.full([1, 2], n, out=o3)
+    return [o1, o2, r2, o3, torch.full([2], f, out=torch.zeros(2, dtype=torch.int32))]
+
+
+# case-raises: (300,)
+def full_out_overflow(n: int) -> torch.Tensor:
+    return torch.full([2], n, out=torch.zeros(2, dtype=torch.uint8))
+
+
+# case: (2.0,)
+# case: (-3.0,)
+def linspace_logspace_out(x: float) -> List[torch.Tensor]:
+    o1 = torch.zeros(0)
+    o2 = torch.zeros(2, 2)
+    o3 = torch.zeros(0, dtype=torch.int64)
+    o4 = torch.zeros(7, dtype=torch.float64)
+    torch.linspace(0.0, x, 5, out=o1)
+    torch.linspace(0, 3.0 * x, 4, out=o2)
+    torch.linspace(-1, 7, 5, out=o3)
+    torch.linspace(2.7, x, 1, out=o4)
+    o5 = torch.zeros(0, dtype=torch.float64)
+    o6 = torch.zeros(3, dtype=torch.int64)
+    torch.logspace(0.0, x, 5, out=o5)
+    torch.logspace(0, 3, 4, base=2.0, out=o6)
+    return [o1, o2, o3, o4, o5, o6, torch.logspace(x, 1.0, 3, out=torch.zeros(3))]

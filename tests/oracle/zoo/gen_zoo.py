@@ -49,8 +49,10 @@ TOLERANCES = {"fcn_resnet50": 3e-4}
 # BatchNorm calibration batch (randomize_norms) where 2 images are too few: EfficientNet-B1..B7 end at 2x2, and
 # running variances from 8 values per channel leave some channels nearly constant, so eval-mode BN divides by a
 # tiny std: efficientnet_b1's logits reach 3441 and PyTorch's own float32 result is off by 8 from float64.
-# With 8 images: logits ~22, float32 noise 2e-4.
-CALIBRATION_BATCH = {f"efficientnet_b{i}": 8 for i in range(1, 8)}
+# With 8 images: logits ~22, float32 noise 2e-4. EfficientNet-V2 likewise (v2_s: logits 2.4e4 and float32 noise 1e4
+# with 2 images, 38 and 6e-4 with 8).
+CALIBRATION_BATCH = {n: 8 for n in [f"efficientnet_b{i}" for i in range(1, 8)] +
+                     ["efficientnet_v2_s", "efficientnet_v2_m", "efficientnet_v2_l"]}
 
 
 class Spec:

@@ -104,12 +104,12 @@ std::shared_ptr<CompilationUnit> compileSourceFile(const std::string& path, cons
   CompileOptions options;
   compileSource(*cu, source, options);
   // Compile every body now so errors surface before running (and no first-call cliff).
-  // The torch.nn.functional library (frontend/functional_library.h) is compiled into the unit as a whole
-  // when first referenced; only the functions the program reaches are compiled (through their callers).
-  const std::string library = std::string(kFunctionalPrefix) + ".";
+  // The torch.nn.functional and torch.functional libraries (frontend/functional_library.h) are compiled
+  // into the unit as a whole when first referenced; only the functions the program reaches are compiled
+  // (through their callers).
   for (size_t i = 0; i < cu->functions().size(); ++i) {
     GraphFunction* f = cu->functions()[i].get();
-    if (f->qualname().compare(0, library.size(), library) == 0) continue;
+    if (isLibraryQualifiedName(f->qualname())) continue;
     f->ensureDefined();
     f->code();
   }

@@ -3,6 +3,9 @@
 #include "frontend/functional_library.h"
 
 #include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -12,6 +15,7 @@
 namespace kindling {
 
 const char* const kFunctionalPrefix = "__torch__.torch.nn.functional";
+const char* const kTorchFunctionalPrefix = "__torch__.torch.functional";
 
 namespace {
 
@@ -852,21 +856,314 @@ def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin
     return _reduced(output_pos + output_neg, reduction)
 )TS";
 
-struct Library {
+// torch/functional.py functions TorchScript compiles from source (torch.jit._builtins'
+// _functional_registered_ops: unique, unique_consecutive, norm, tensordot, cdist), as bodies of our own
+// following 1.13's behaviour. Overloaded functions (norm, tensordot: torch.jit._overload) are compiled by
+// PyTorch once per overload, the later ones in mangled namespaces; each overload is its own unit below.
+const char* const kTorchFunctionalSource = R"TS(
+import torch
+from torch import Tensor
+from typing import List, Optional, Tuple
+
+
+def _unique_impl(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,
+                 dim: Optional[int] = None) -> Tuple[Tensor, Tensor, Tensor]:
+    if dim is not None:
+        output, inverse_indices, counts = torch._VF.unique_dim(input, dim, sorted=sorted, return_inverse=return_inverse,
+                                                           return_counts=return_counts)
+    else:
+        output, inverse_indices, counts = torch._VF._unique2(input, sorted=sorted, return_inverse=return_inverse,
+                                                         return_counts=return_counts)
+    return output, inverse_indices, counts
+
+
+def _return_counts(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,
+                   dim: Optional[int] = None) -> Tuple[Tensor, Tensor]:
+    output, _, counts = _unique_impl(input, sorted, return_inverse, return_counts, dim)
+    return output, counts
+
+
+def _return_output(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,
+                   dim: Optional[int] = None) -> Tensor:
+    output, _, _ = _unique_impl(input, sorted, return_inverse, return_counts, dim)
+    return output
+
+
+def _return_inverse(input: Tensor, sorted: bool = True, return_inverse: bool = False, return_counts: bool = False,
+                    dim: Optional[int] = None) -> Tuple[Tensor, Tensor]:
+    output, inverse_indices, _ = _unique_impl(input, sorted, return_inverse, return_counts, dim)
+    return output, inverse_indices
+
+
+def _unique_consecutive_impl(input: Tensor, return_inverse: bool = False, return_counts: bool = False,
+                             dim: Optional[int] = None) -> Tuple[Tensor, Tensor, Tensor]:
+    output, inverse_indices, counts = torch._VF.unique_consecutive(input, return_inverse=return_inverse,
+                                                               return_counts=return_counts, dim=dim)
+    return output, inverse_indices, counts
+
+
+def _consecutive_return_counts(input: Tensor, return_inverse: bool = False, return_counts: bool = False,
+                               dim: Optional[int] = None) -> Tuple[Tensor, Tensor]:
+    output, _, counts = _unique_consecutive_impl(input, return_inverse, return_counts, dim)
+    return output, counts
+
+
+def _consecutive_return_output(input: Tensor, return_inverse: bool = False, return_counts: bool = False,
+                               dim: Optional[int] = None) -> Tensor:
+    output, _, _ = _unique_consecutive_impl(input, return_inverse, return_counts, dim)
+    return output
+
+
+def _consecutive_return_inverse(input: Tensor, return_inverse: bool = False, return_counts: bool = False,
+                                dim: Optional[int] = None) -> Tuple[Tensor, Tensor]:
+    output, inverse_indices, _ = _unique_consecutive_impl(input, return_inverse, return_counts, dim)
+    return output, inverse_indices
+
+
+def cdist(x1: Tensor, x2: Tensor, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary") -> Tensor:
+    if compute_mode == "use_mm_for_euclid_dist_if_necessary":
+        return torch._VF.cdist(x1, x2, p, None)
+    elif compute_mode == "use_mm_for_euclid_dist":
+        return torch._VF.cdist(x1, x2, p, 1)
+    elif compute_mode == "donot_use_mm_for_euclid_dist":
+        return torch._VF.cdist(x1, x2, p, 2)
+    else:
+        raise ValueError("{} is not a valid value for compute_mode".format(compute_mode))
+
+
+def tensordot(a: Tensor, b: Tensor, dims: int = 2, out: Optional[Tensor] = None) -> Tensor:
+    if dims < 0:
+        raise RuntimeError("tensordot expects dims >= 0, but got dims={}".format(dims))
+    dims_a = list(range(-dims, 0))
+    dims_b = list(range(dims))
+    if out is None:
+        return torch._VF.tensordot(a, b, dims_a, dims_b)
+    else:
+        return torch._VF.tensordot(a, b, dims_a, dims_b, out=out)
+
+
+def norm(input: Tensor, p: str = "fro", dim: Optional[List[int]] = None, keepdim: bool = False,
+         out: Optional[Tensor] = None, dtype: Optional[int] = None) -> Tensor:
+    ndim = input.dim()
+    if dim is None and out is None and dtype is None and p == "fro":
+        return torch._VF.frobenius_norm(input, dim=torch.jit.annotate(List[int], []), keepdim=keepdim)
+    if p == "fro":
+        if dtype is not None:
+            raise ValueError("dtype argument is not supported in frobenius norm")
+        if dim is None:
+            dim = list(range(ndim))
+        if out is None:
+            return torch._VF.frobenius_norm(input, dim, keepdim=keepdim)
+        else:
+            return torch._VF.frobenius_norm(input, dim, keepdim=keepdim, out=out)
+    elif p == "nuc":
+        if dtype is not None:
+            raise ValueError("dtype argument is not supported in nuclear norm")
+        if dim is None:
+            if out is None:
+                return torch._VF.nuclear_norm(input, keepdim=keepdim)
+            else:
+                return torch._VF.nuclear_norm(input, keepdim=keepdim, out=out)
+        else:
+            if out is None:
+                return torch._VF.nuclear_norm(input, dim, keepdim=keepdim)
+            else:
+                return torch._VF.nuclear_norm(input, dim, keepdim=keepdim, out=out)
+    raise RuntimeError("only valid string values are 'fro' and 'nuc', found {}".format(p))
+)TS";
+
+// norm(input, p: Optional[number], dim: Optional[List[int]], ...)
+const char* const kNormNumberListSource = R"TS(
+import torch
+from torch import Tensor
+from typing import List, Optional
+
+
+def norm(input: Tensor, p: Optional[number] = 2.0, dim: Optional[List[int]] = None, keepdim: bool = False,
+         out: Optional[Tensor] = None, dtype: Optional[int] = None) -> Tensor:
+    ndim = input.dim()
+    if dim is None and out is None and dtype is None and p is not None:
+        _dim = [i for i in range(ndim)]
+        return torch._VF.norm(input, p, dim=_dim, keepdim=keepdim)
+    if dim is None:
+        dim = list(range(ndim))
+    if out is None:
+        if dtype is None:
+            return torch._VF.norm(input, p, dim, keepdim=keepdim)
+        else:
+            return torch._VF.norm(input, p, dim, keepdim=keepdim, dtype=dtype)
+    else:
+        if dtype is None:
+            return torch._VF.norm(input, p, dim, keepdim=keepdim, out=out)
+        else:
+            return torch._VF.norm(input, p, dim, keepdim=keepdim, dtype=dtype, out=out)
+)TS";
+
+// norm(input, p: Optional[number], dim: Optional[int], ...)
+const char* const kNormNumberIntSource = R"TS(
+import torch
+from torch import Tensor
+from typing import List, Optional
+
+
+def norm(input: Tensor, p: Optional[number] = 2.0, dim: Optional[int] = None, keepdim: bool = False,
+         out: Optional[Tensor] = None, dtype: Optional[int] = None) -> Tensor:
+    ndim = input.dim()
+    if dim is None and out is None and dtype is None and p is not None:
+        _all = [i for i in range(ndim)]
+        return torch._VF.norm(input, p, dim=_all, keepdim=keepdim)
+    if dim is not None:
+        _dim = [dim]
+    else:
+        _dim = list(range(ndim))
+    if out is None:
+        if dtype is None:
+            return torch._VF.norm(input, p, _dim, keepdim=keepdim)
+        else:
+            return torch._VF.norm(input, p, _dim, keepdim=keepdim, dtype=dtype)
+    else:
+        if dtype is None:
+            return torch._VF.norm(input, p, _dim, keepdim=keepdim, out=out)
+        else:
+            return torch._VF.norm(input, p, _dim, keepdim=keepdim, dtype=dtype, out=out)
+)TS";
+
+// norm(input, p: str, dim: Optional[int], ...)
+const char* const kNormStrIntSource = R"TS(
+import torch
+from torch import Tensor
+from typing import List, Optional
+
+
+def norm(input: Tensor, p: str = "fro", dim: Optional[int] = None, keepdim: bool = False,
+         out: Optional[Tensor] = None, dtype: Optional[int] = None) -> Tensor:
+    ndim = input.dim()
+    if dim is None and out is None and dtype is None and p == "fro":
+        return torch._VF.frobenius_norm(input, dim=torch.jit.annotate(List[int], []), keepdim=keepdim)
+    if dim is not None:
+        _dim = [dim]
+    else:
+        _dim = list(range(ndim))
+    if p == "fro":
+        if dtype is not None:
+            raise ValueError("dtype argument is not supported in frobenius norm")
+        if out is None:
+            return torch._VF.frobenius_norm(input, _dim, keepdim=keepdim)
+        else:
+            return torch._VF.frobenius_norm(input, _dim, keepdim=keepdim, out=out)
+    elif p == "nuc":
+        if dtype is not None:
+            raise ValueError("dtype argument is not supported in nuclear norm")
+        if dim is None:
+            if out is None:
+                return torch._VF.nuclear_norm(input, keepdim=keepdim)
+            else:
+                return torch._VF.nuclear_norm(input, keepdim=keepdim, out=out)
+        else:
+            if out is None:
+                return torch._VF.nuclear_norm(input, _dim, keepdim=keepdim)
+            else:
+                return torch._VF.nuclear_norm(input, _dim, keepdim=keepdim, out=out)
+    raise RuntimeError("only valid string values are 'fro' and 'nuc', found {}".format(p))
+)TS";
+
+// tensordot(a, b, dims: Tuple[List[int], List[int]] | List[List[int]] | Tensor, out)
+const char* const kTensordotTupleSource = R"TS(
+import torch
+from torch import Tensor
+from typing import List, Optional, Tuple
+
+
+def tensordot(a: Tensor, b: Tensor, dims: Tuple[List[int], List[int]], out: Optional[Tensor] = None) -> Tensor:
+    dims_a, dims_b = dims
+    if out is None:
+        return torch._VF.tensordot(a, b, dims_a, dims_b)
+    else:
+        return torch._VF.tensordot(a, b, dims_a, dims_b, out=out)
+)TS";
+
+const char* const kTensordotListSource = R"TS(
+import torch
+from torch import Tensor
+from typing import List, Optional
+
+
+def tensordot(a: Tensor, b: Tensor, dims: List[List[int]], out: Optional[Tensor] = None) -> Tensor:
+    dims_a, dims_b = dims
+    if out is None:
+        return torch._VF.tensordot(a, b, dims_a, dims_b)
+    else:
+        return torch._VF.tensordot(a, b, dims_a, dims_b, out=out)
+)TS";
+
+const char* const kTensordotTensorSource = R"TS(
+import torch
+from torch import Tensor
+from typing import List, Optional
+
+
+def tensordot(a: Tensor, b: Tensor, dims: Tensor, out: Optional[Tensor] = None) -> Tensor:
+    dims_a: List[int] = []
+    dims_b: List[int] = []
+    num_elements = dims.numel()
+    if num_elements > 1:
+        assert dims.size()[0] == 2
+        dims_a = torch.jit.annotate(List[int], dims[0].tolist())
+        dims_b = torch.jit.annotate(List[int], dims[1].tolist())
+    else:
+        dims_val = int(dims.item())
+        if dims_val < 0:
+            raise RuntimeError("tensordot expects dims >= 0, but got dims={}".format(dims))
+        dims_a = list(range(-dims_val, 0))
+        dims_b = list(range(dims_val))
+    if out is None:
+        return torch._VF.tensordot(a, b, dims_a, dims_b)
+    else:
+        return torch._VF.tensordot(a, b, dims_a, dims_b, out=out)
+)TS";
+
+// One compiled unit: a source file compiled as a whole under `prefix` into a target on first use.
+struct Unit {
+  std::string prefix;
   std::shared_ptr<const Source> source;
   std::unordered_set<std::string> names;
 };
 
-const Library& library() {
-  static const Library lib = [] {
-    Library l;
-    l.source = std::make_shared<Source>(kLibrarySource, "torch/nn/functional.py");
-    auto file = parseFile(l.source);
-    for (auto& s : file->body)
-      if (s->kind == StmtKind::Def) l.names.insert(s->as<DefStmt>().name);
-    return l;
+Unit makeUnit(const char* text, std::string prefix, const char* file) {
+  Unit u;
+  u.prefix = std::move(prefix);
+  u.source = std::make_shared<Source>(text, file);
+  auto parsed = parseFile(u.source);
+  for (auto& s : parsed->body)
+    if (s->kind == StmtKind::Def) u.names.insert(s->as<DefStmt>().name);
+  return u;
+}
+
+const std::vector<Unit>& units() {
+  static const std::vector<Unit> all = [] {
+    const std::string tf = kTorchFunctionalPrefix;
+    std::vector<Unit> v;
+    v.push_back(makeUnit(kLibrarySource, kFunctionalPrefix, "torch/nn/functional.py"));
+    v.push_back(makeUnit(kTorchFunctionalSource, tf, "torch/functional.py"));
+    v.push_back(makeUnit(kNormNumberListSource, tf + ".___torch_mangle_1", "torch/functional.py"));
+    v.push_back(makeUnit(kNormNumberIntSource, tf + ".___torch_mangle_2", "torch/functional.py"));
+    v.push_back(makeUnit(kNormStrIntSource, tf + ".___torch_mangle_3", "torch/functional.py"));
+    v.push_back(makeUnit(kTensordotTupleSource, tf + ".___torch_mangle_4", "torch/functional.py"));
+    v.push_back(makeUnit(kTensordotListSource, tf + ".___torch_mangle_5", "torch/functional.py"));
+    v.push_back(makeUnit(kTensordotTensorSource, tf + ".___torch_mangle_6", "torch/functional.py"));
+    return v;
   }();
-  return lib;
+  return all;
+}
+
+/// The unit defining qualName, or nullptr.
+const Unit* unitOf(const std::string& qualName) {
+  const size_t dot = qualName.rfind('.');
+  if (dot == std::string::npos) return nullptr;
+  const std::string prefix = qualName.substr(0, dot), name = qualName.substr(dot + 1);
+  for (const Unit& u : units())
+    if (u.prefix == prefix && u.names.count(name)) return &u;
+  return nullptr;
 }
 
 }  // namespace
@@ -876,21 +1173,81 @@ const std::string& functionalLibrarySource() {
   return s;
 }
 
-bool isFunctionalLibraryFunction(const std::string& name) { return library().names.count(name) != 0; }
+bool isFunctionalLibraryFunction(const std::string& name) { return units()[0].names.count(name) != 0; }
+
+bool isLibraryQualifiedName(const std::string& qualName) {
+  for (const char* p : {kFunctionalPrefix, kTorchFunctionalPrefix}) {
+    const size_t n = std::char_traits<char>::length(p);
+    if (qualName.compare(0, n, p) == 0 && qualName.size() > n && qualName[n] == '.') return true;
+  }
+  return false;
+}
 
 Function* functionalLibraryFunction(CompilationTarget& target, const std::string& qualName,
                                     const OperatorRegistry* registry) {
-  const std::string prefix = std::string(kFunctionalPrefix) + ".";
-  if (qualName.compare(0, prefix.size(), prefix) != 0) return nullptr;
-  std::string name = qualName.substr(prefix.size());
-  if (!isFunctionalLibraryFunction(name)) return nullptr;
+  const Unit* u = unitOf(qualName);
+  if (!u) return nullptr;
   if (Function* f = target.findFunction(qualName)) return f;
-  // Not compiled into this target yet: compile the whole library once (bodies are emitted on first use).
+  // Not compiled into this target yet: compile the unit once (bodies are emitted on first use).
   CompileOptions opts;
-  opts.prefix = kFunctionalPrefix;
+  opts.prefix = u->prefix;
   opts.registry = registry;
-  compileSource(target, library().source, opts);
+  compileSource(target, u->source, opts);
   return target.findFunction(qualName);
+}
+
+bool isTorchFunctionalName(const std::string& name) {
+  return name == "unique" || name == "unique_consecutive" || name == "norm" || name == "tensordot" ||
+         name == "cdist";
+}
+
+std::string torchFunctionalTarget(const std::string& name, const CallShape& call) {
+  const std::string tf = std::string(kTorchFunctionalPrefix) + ".";
+  // the type of the argument `arg` (keyword) or at `index`; nullptr when not passed
+  auto argType = [&](const std::string& arg, size_t index) -> TypePtr {
+    for (auto& [k, t] : call.keywords)
+      if (k == arg) return t;
+    return index < call.positional.size() ? call.positional[index] : nullptr;
+  };
+  auto flag = [&](const std::string& arg, size_t index) {
+    int v = call.flag(arg, index);
+    if (v == 2)
+      throw std::invalid_argument("the value of '" + arg + "' of torch." + name +
+                                  " must be a constant bool (its return type depends on it)");
+    return v == 1;
+  };
+  auto stripOptional = [](TypePtr t) -> TypePtr {
+    if (t && t->kind() == TypeKind::Optional) return t->containedTypes()[0];
+    return t;
+  };
+  if (name == "unique" || name == "unique_consecutive") {
+    const bool consecutive = name == "unique_consecutive";
+    const size_t base = consecutive ? 1 : 2;
+    const bool inverse = flag("return_inverse", base), counts = flag("return_counts", base + 1);
+    if (consecutive) {
+      if (inverse && counts) return tf + "_unique_consecutive_impl";
+      if (inverse) return tf + "_consecutive_return_inverse";
+      return tf + (counts ? "_consecutive_return_counts" : "_consecutive_return_output");
+    }
+    if (inverse && counts) return tf + "_unique_impl";
+    if (inverse) return tf + "_return_inverse";
+    return tf + (counts ? "_return_counts" : "_return_output");
+  }
+  if (name == "norm") {
+    TypePtr p = stripOptional(argType("p", 1)), dim = stripOptional(argType("dim", 2));
+    const bool strP = !p || p->kind() == TypeKind::Str;
+    const bool intDim = dim && dim->kind() == TypeKind::Int;
+    if (strP) return intDim ? tf + "___torch_mangle_3.norm" : tf + "norm";
+    return intDim ? tf + "___torch_mangle_2.norm" : tf + "___torch_mangle_1.norm";
+  }
+  if (name == "tensordot") {
+    TypePtr d = argType("dims", 2);
+    if (d && d->kind() == TypeKind::Tuple) return tf + "___torch_mangle_4.tensordot";
+    if (d && d->kind() == TypeKind::List) return tf + "___torch_mangle_5.tensordot";
+    if (d && d->kind() == TypeKind::Tensor) return tf + "___torch_mangle_6.tensordot";
+    return tf + "tensordot";
+  }
+  return tf + name;
 }
 
 std::optional<BooleanDispatch> functionalBooleanDispatch(const std::string& name) {

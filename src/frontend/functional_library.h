@@ -10,9 +10,16 @@
 //     first use; the call is a prim::CallFunction as in PyTorch's graph;
 //   - boolean_dispatch functions (F.max_pool2d, F.adaptive_max_pool2d, ...): a constant `return_indices`
 //     picks the `<name>_with_indices` function or the `_<name>` one at compile time.
+// torch/functional.py's compiled functions (torch.unique, unique_consecutive, norm, tensordot, cdist) are a
+// second library, "__torch__.torch.functional.<name>", resolved by torchFunctionalCall (boolean dispatch on
+// return_inverse/return_counts for unique; the overload of norm/tensordot picked by argument types, the later
+// overloads in mangled namespaces as PyTorch compiles them).
 #pragma once
+#include <functional>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "frontend/compilation_target.h"
 
@@ -23,11 +30,17 @@ class OperatorRegistry;
 /// Qualified-name prefix of the library's functions (as PyTorch names them in graphs and archives).
 extern const char* const kFunctionalPrefix;  // "__torch__.torch.nn.functional"
 
-/// True when `name` (unqualified) is a function the embedded library defines.
+extern const char* const kTorchFunctionalPrefix;  // "__torch__.torch.functional"
+
+/// True when `qualName` is a function of one of the embedded libraries (compiled on demand, so a program's
+/// eager compilation skips them).
+bool isLibraryQualifiedName(const std::string& qualName);
+
+/// True when `name` (unqualified) is a function the embedded torch.nn.functional library defines.
 bool isFunctionalLibraryFunction(const std::string& name);
 
-/// The library function `qualName` ("__torch__.torch.nn.functional.relu") in `target`, compiling the
-/// library into the target on first use. nullptr when the library does not define it.
+/// The library function `qualName` ("__torch__.torch.nn.functional.relu", "__torch__.torch.functional.norm")
+/// in `target`, compiling its library unit into the target on first use. nullptr when no library defines it.
 Function* functionalLibraryFunction(CompilationTarget& target, const std::string& qualName,
                                     const OperatorRegistry* registry);
 
@@ -38,6 +51,24 @@ struct BooleanDispatch {
   std::string ifTrue, ifFalse;
 };
 std::optional<BooleanDispatch> functionalBooleanDispatch(const std::string& name);
+
+/// torch.<name> functions that PyTorch compiles from torch/functional.py (unique, unique_consecutive, norm,
+/// tensordot, cdist).
+bool isTorchFunctionalName(const std::string& name);
+
+/// The torch/functional.py function a call of torch.<name> binds to, from the call's arguments:
+/// unique/unique_consecutive by the constant return_inverse/return_counts flags (a non-constant flag is a
+/// CompileError, as in PyTorch), norm by the types of p (str or number) and dim (int or list), tensordot by
+/// the type of dims. Returns the qualified name ("__torch__.torch.functional._return_counts").
+/// `argTypes`/`kwargs` describe the call: positional argument types, and keyword names with their types;
+/// `flag(name, index)` reads a bool argument given by keyword `name` or at position `index`: -1 when the call
+/// does not pass it, 0/1 for a constant, 2 when it is not a constant.
+struct CallShape {
+  std::vector<TypePtr> positional;
+  std::vector<std::pair<std::string, TypePtr>> keywords;
+  std::function<int(const std::string& name, size_t index)> flag;
+};
+std::string torchFunctionalTarget(const std::string& name, const CallShape& call);
 
 /// The aten operator F.<name> is an alias of ("aten::log_sigmoid" for "logsigmoid"), or "" when F.<name>
 /// is not a builtin alias.

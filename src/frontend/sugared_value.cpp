@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <functional>
+#include <stdexcept>
 #include <limits>
 
 #include "frontend/functional_library.h"
@@ -148,6 +149,39 @@ SugaredValuePtr resolveFunctional(const SourceRange& loc, FunctionEmitter& m, co
   if (isFunctionalLibraryFunction(field))
     if (Function* f = libraryFunction(field)) return std::make_shared<FunctionValue>(f);
   return functionalValue(field);
+}
+
+// torch.<name> for the torch/functional.py functions PyTorch compiles from source (unique, norm, tensordot,
+// cdist, ...): the library function torchFunctionalTarget picks from the call's argument types and flags
+// (frontend/functional_library.h); a call of a compiled function, as in PyTorch's graph.
+SugaredValuePtr resolveTorchFunctional(const std::string& field) {
+  return std::make_shared<LambdaCallValue>(
+      "torch." + field,
+      [field](const SourceRange& l, FunctionEmitter& em, const std::vector<NamedValue>& args,
+              const std::vector<NamedValue>& kwargs) -> SugaredValuePtr {
+        CallShape shape;
+        for (auto& a : args) shape.positional.push_back(a.value ? a.value->type() : nullptr);
+        for (auto& k : kwargs) shape.keywords.emplace_back(k.name, k.value ? k.value->type() : nullptr);
+        shape.flag = [&](const std::string& name, size_t index) -> int {
+          const NamedValue* v = index < args.size() ? &args[index] : nullptr;
+          for (auto& k : kwargs)
+            if (k.name == name) v = &k;
+          if (!v) return -1;
+          auto c = v->value ? v->value->constantValue() : std::nullopt;
+          if (!c || !c->isBool()) return 2;
+          return c->toBool() ? 1 : 0;
+        };
+        std::string target;
+        try {
+          target = torchFunctionalTarget(field, shape);
+        } catch (const std::invalid_argument& e) {
+          throw CompileError(e.what(), l);
+        }
+        const auto& resolver = em.context().resolver;
+        Function* f = resolver ? resolver->resolveFunction(target, l) : nullptr;
+        if (!f) throw CompileError("torch." + field + " is not available here", l);
+        return em.callFunction(l, f, args, kwargs);
+      });
 }
 
 }  // namespace
@@ -381,6 +415,9 @@ SugaredValuePtr BuiltinModule::attr(const SourceRange& loc, FunctionEmitter& m, 
         {"strided", 0}, {"sparse_coo", 1}, {"_mkldnn", 2}};
     for (auto& [n, v] : enums)
       if (field == n) return simple(m.insertConstant(IValue(v), loc));
+    if (field == "functional") return std::make_shared<BuiltinModule>("torch.functional");
+    if (field == "_VF") return std::make_shared<BuiltinModule>("torch._VF");
+    if (isTorchFunctionalName(field) && !m.context().archiveMode) return resolveTorchFunctional(field);
     return std::make_shared<BuiltinFunction>("aten::" + field);
   }
   if (name == "torch.jit") {
@@ -401,6 +438,11 @@ SugaredValuePtr BuiltinModule::attr(const SourceRange& loc, FunctionEmitter& m, 
     throw CompileError("torch.nn." + field + " is not supported in TorchScript code", loc);
   }
   if (name == "torch.nn.functional") return resolveFunctional(loc, m, field);
+  if (name == "torch._VF") return std::make_shared<BuiltinFunction>("aten::" + field);  // the aten operator itself
+  if (name == "torch.functional") {
+    if (isTorchFunctionalName(field) && !m.context().archiveMode) return resolveTorchFunctional(field);
+    return std::make_shared<BuiltinFunction>("aten::" + field);
+  }
   if (name == "torch.linalg") return std::make_shared<BuiltinFunction>("aten::linalg_" + field);
   if (name == "torch.special") return std::make_shared<BuiltinFunction>("aten::special_" + field);
   if (name == "torch.fft") return std::make_shared<BuiltinFunction>("aten::fft_" + field);

@@ -38,6 +38,10 @@ __attribute__((weak)) void registerFutureOps(OperatorRegistry& r);
 __attribute__((weak)) void registerOutOps(OperatorRegistry& r);        // out_ops.cpp
 __attribute__((weak)) void registerLossOps(OperatorRegistry& r);       // loss.cpp
 __attribute__((weak)) void registerBroadcastOps(OperatorRegistry& r);  // broadcast.cpp
+__attribute__((weak)) void registerNormVariantOps(OperatorRegistry& r);  // norm_variants.cpp
+__attribute__((weak)) void registerTensordotOps(OperatorRegistry& r);    // tensordot.cpp
+__attribute__((weak)) void registerCdistOps(OperatorRegistry& r);        // cdist.cpp
+__attribute__((weak)) void registerUniqueDimOps(OperatorRegistry& r);    // unique_dim.cpp
 __attribute__((weak)) void registerShapeListOps(OperatorRegistry& r);   // shape_lists.cpp
 __attribute__((weak)) void registerUpsampleAAOps(OperatorRegistry& r);  // upsample_aa.cpp
 __attribute__((weak)) void registerLogspaceOps(OperatorRegistry& r);    // logspace.cpp
@@ -57,6 +61,7 @@ OperatorRegistry* buildGlobal() {
       registerRnnOps,         registerTorchvisionOps, registerAttentionOps,
       registerFutureOps,      registerOutOps,
       registerLossOps,        registerBroadcastOps,
+      registerNormVariantOps, registerTensordotOps,   registerCdistOps,     registerUniqueDimOps,
       registerMathExtraOps,   registerReduceExtraOps, registerRandomOps,
       registerShapeListOps,   registerUpsampleAAOps,  registerLogspaceOps,  registerOutUpgradedOps,
   };

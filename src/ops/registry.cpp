@@ -46,6 +46,7 @@ __attribute__((weak)) void registerShapeListOps(OperatorRegistry& r);   // shape
 __attribute__((weak)) void registerUpsampleAAOps(OperatorRegistry& r);  // upsample_aa.cpp
 __attribute__((weak)) void registerLogspaceOps(OperatorRegistry& r);    // logspace.cpp
 __attribute__((weak)) void registerOutUpgradedOps(OperatorRegistry& r);  // out_upgraded.cpp
+__attribute__((weak)) void registerInplaceVariantOps(OperatorRegistry& r);  // inplace_variants.cpp
 
 namespace {
 
@@ -64,6 +65,7 @@ OperatorRegistry* buildGlobal() {
       registerNormVariantOps, registerTensordotOps,   registerCdistOps,     registerUniqueDimOps,
       registerMathExtraOps,   registerReduceExtraOps, registerRandomOps,
       registerShapeListOps,   registerUpsampleAAOps,  registerLogspaceOps,  registerOutUpgradedOps,
+      registerInplaceVariantOps,
   };
   for (FamilyFn f : families)
     if (f) f(*r);

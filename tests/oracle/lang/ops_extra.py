@@ -203,3 +203,111 @@ def linspace_logspace_out(x: float) -> List[torch.Tensor]:
     torch.logspace(0.0, x, 5, out=o5)
     torch.logspace(0, 3, 4, base=2.0, out=o6)
     return [o1, o2, o3, o4, o5, o6, torch.logspace(x, 1.0, 3, out=torch.zeros(3))]
+
+
+# In-place variants: fmod_, x >>= n / x <<= n (__irshift__/__ilshift__), a << b / a >> b (__lshift__/__rshift__),
+# __ixor__, bitwise_*_, and the `_` forms of binary/unary math whose functional form exists.
+# case: (torch.tensor([7, -7, 9, 4, -1]), torch.tensor([2, 3, -4, 3, 5]))
+def inplace_integer(a: torch.Tensor, b: torch.Tensor) -> List[torch.Tensor]:
+    c1 = a.clone()
+    c1.fmod_(3)
+    c2 = a.clone()
+    c2.fmod_(b)
+    c3 = a.clone()
+    c3 >>= 1
+    c4 = a.clone()
+    c4 <<= 2
+    c5 = a.clone()
+    c5.__irshift__(b.abs())
+    c6 = a.clone()
+    c6.__ilshift__(b.abs())
+    c7 = a.clone()
+    c7.__ixor__(b)
+    c8 = a.clone()
+    c8.__ixor__(5)
+    c9 = a.clone()
+    c9.bitwise_and_(6).bitwise_or_(8).bitwise_xor_(3).bitwise_xor_(b)
+    c10 = a.clone()
+    c10.bitwise_left_shift_(2).bitwise_right_shift_(b.abs())
+    c11 = a.clone()
+    c11.gcd_(b)
+    c12 = a.clone()
+    c12.lcm_(b)
+    return [c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12, a << 3, a >> b.abs(), a << b.abs(), a >> 1,
+            a.int() << 2, a.to(torch.uint8) >> 1]
+
+
+# case: (torch.tensor([[1.5, -2.25, 3.0], [0.5, -0.1, 7.0]]), torch.tensor([[2.0, 1.5, -4.0], [0.3, 0.2, 2.0]]))
+def inplace_float(a: torch.Tensor, b: torch.Tensor) -> List[torch.Tensor]:
+    outs: List[torch.Tensor] = []
+    outs.append(a.clone().fmod_(1.25))
+    outs.append(a.clone().fmod_(b))
+    outs.append(a.clone().atan2_(b))
+    outs.append(a.clone().hypot_(b))
+    outs.append(a.clone().copysign_(b))
+    outs.append(a.clone().copysign_(-1.0))
+    outs.append(a.clone().heaviside_(b))
+    outs.append(a.clone().nextafter_(b))
+    outs.append(a.clone().xlogy_(b.abs()))
+    outs.append(a.clone().xlogy_(2.0))
+    outs.append(a.clone().lerp_(b, 0.3))
+    outs.append(a.clone().lerp_(b, b.abs() / 8.0))
+    outs.append(a.clone().addcmul_(a, b, value=0.5))
+    outs.append(a.clone().addcdiv_(a, b, value=2))
+    outs.append(a.clone().clamp_min_(b))
+    outs.append(a.clone().clamp_max_(b))
+    outs.append(a.clone().absolute_())
+    outs.append(a.clone().negative_())
+    outs.append(a.clone().deg2rad_())
+    outs.append(a.clone().rad2deg_())
+    outs.append((a / 8.0).erfinv_())
+    outs.append(a.clone().frac_())
+    outs.append((a.abs() / 8.0).logit_())
+    outs.append((a.abs() / 8.0).logit_(0.1))
+    outs.append(torch.log(a).nan_to_num_(0.5, 10.0, -10.0))
+    outs.append(a.clone().sgn_())
+    outs.append(a.clone().sinc_())
+    outs.append(a.clone().square_())
+    outs.append(a.clone().round_(decimals=1))
+    outs.append(a.clone().tril_())
+    outs.append(a.clone().triu_(1))
+    outs.append(a.clone().cumsum_(1))
+    outs.append(a.clone().cumprod_(0))
+    outs.append(a.clone().true_divide_(b))
+    outs.append(a.clone().true_divide_(4))
+    outs.append(a.clone().ldexp_(torch.tensor([1, 2, -1])))
+    outs.append(a.double().float_power_(2))
+    outs.append(a.double().float_power_(b))
+    return outs
+
+
+# case: (torch.randn(2, 3, 4), torch.randn(2, 3, 5), torch.randn(2, 5, 4))
+def inplace_baddbmm(x: torch.Tensor, b1: torch.Tensor, b2: torch.Tensor) -> torch.Tensor:
+    return x.clone().baddbmm_(b1, b2, beta=0.5, alpha=2.0)
+
+
+# case-raises: (torch.tensor([1, 2, 3]),)
+def inplace_cast_error(a: torch.Tensor) -> torch.Tensor:
+    return a.fmod_(2.5)
+
+
+# case-raises: (torch.tensor([1.0, 2.0, 3.0]),)
+def inplace_float_power_float(a: torch.Tensor) -> torch.Tensor:
+    return a.float_power_(2)
+
+
+# case-raises: (torch.tensor([1.0, 2.0]), torch.ones(3, 2))
+def inplace_broadcast_error(a: torch.Tensor, b: torch.Tensor) -> torch.Tensor:
+    return a.fmod_(b)
+
+
+# case-raises: (torch.tensor([1, 2]),)
+def inplace_expanded_error(a: torch.Tensor) -> torch.Tensor:
+    x = a.expand(3, 2)
+    x.__ixor__(1)
+    return x
+
+
+# case-raises: (torch.tensor([1.5, 2.0]),)
+def shift_float_error(a: torch.Tensor) -> torch.Tensor:
+    return a << 1

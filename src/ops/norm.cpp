@@ -7,6 +7,7 @@
 
 #include "ops/kernel_args.h"
 #include "ops/operator.h"
+#include "ops/simd/layer_norm_row.h"
 #include "ops/simd/vec_kernels.h"
 #include "tensor/tensor_iterator.h"
 
@@ -258,22 +259,27 @@ std::tuple<Tensor, Tensor, Tensor> layerNorm(const Tensor& input, const IntArray
   Tensor out = Tensor::empty(input.sizes(), input.dtype());
   IntArray statShape(input.sizes().begin(), input.sizes().end() - nd);
   for (int64_t i = 0; i < nd; ++i) statShape.push_back(1);
-  std::vector<double> mean(rows), rstd(rows);
-  dispatchLoopFloating(input.dtype() == ScalarType::Double ? ScalarType::Double : ScalarType::Float, "layer_norm",
-                       [&](auto tag) {
+  const ScalarType st = input.dtype() == ScalarType::Double ? ScalarType::Double : ScalarType::Float;
+  Tensor m = Tensor::empty({rows}, st), r = Tensor::empty({rows}, st);
+  dispatchLoopFloating(st, "layer_norm", [&](auto tag) {
     using T = decltype(tag);
     const Tensor x = input.to(scalarTypeOf<T>()).contiguous();
     const Tensor w = weight.defined() ? weight.to(scalarTypeOf<T>()).contiguous() : Tensor();
     const Tensor b = bias.defined() ? bias.to(scalarTypeOf<T>()).contiguous() : Tensor();
     Tensor y = out.dtype() == scalarTypeOf<T>() ? out : Tensor::empty(input.sizes(), scalarTypeOf<T>());
-    normalizeRows<T>(x.data_ptr<T>(), y.data_ptr<T>(), rows, M, eps, w.defined() ? w.data_ptr<T>() : nullptr,
-                     b.defined() ? b.data_ptr<T>() : nullptr, mean.data(), rstd.data());
+    const T* X = x.data_ptr<T>();
+    T* Y = y.data_ptr<T>();
+    const T* W = w.defined() ? w.data_ptr<T>() : nullptr;
+    const T* B = b.defined() ? b.data_ptr<T>() : nullptr;
+    T* Mean = m.data_ptr<T>();
+    T* Rstd = r.data_ptr<T>();
+    // PyTorch's own float arithmetic per row (ops/simd/layer_norm_row.h), eps rounded to T as ATen does
+    const T e = static_cast<T>(eps);
+#pragma omp parallel for if (rows * M > kGrainSize)
+    for (int64_t i = 0; i < rows; ++i) simd::layerNormRow(X + i * M, Y + i * M, M, e, W, B, Mean + i, Rstd + i);
     if (!y.is_same(out)) out.copy_(y);
   });
-  const ScalarType st = input.dtype() == ScalarType::Double ? ScalarType::Double : ScalarType::Float;
-  Tensor m = Tensor::fromVector<double>(mean, ScalarType::Double).to(st).reshape(statShape);
-  Tensor r = Tensor::fromVector<double>(rstd, ScalarType::Double).to(st).reshape(statShape);
-  return {out, m, r};
+  return {out, m.reshape(statShape), r.reshape(statShape)};
 }
 
 void layerNormOp(Stack& s) {

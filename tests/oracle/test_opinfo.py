@@ -32,8 +32,6 @@ KNOWN_FAILURES = {
     "unique_consecutive": "PyTorch compiles torch.unique_consecutive from torch/functional.py (returns only the "
                           "requested tensors); Kindling binds aten::unique_consecutive directly, no dim= support",
     "to": "Tensor.to(device_str, dtype, non_blocking, copy) binds a Scalar overload: 'Cannot input a tensor ...'",
-    "nn.functional.layer_norm": "float32 layer_norm differs by up to 1.5e-4 on large-magnitude samples",
-    "native_layer_norm": "float32 layer_norm differs by up to 3.8e-4 on large-magnitude samples",
     "nn.functional.embedding_bag": "embedding_bag values differ on two samples (max_norm / padding_idx cases)",
 }
 TOL = {torch.float32: (1e-5, 1e-5), torch.float64: (1e-7, 1e-7)}

@@ -639,6 +639,67 @@ def upsample_bilinear(input: Tensor, size: Optional[BroadcastingList1[int]] = No
     return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
 
 
+def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mode: str = "zeros",
+                align_corners: Optional[bool] = None) -> Tensor:
+    if mode != "bilinear" and mode != "nearest" and mode != "bicubic":
+        raise ValueError("nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', but "
+                         "got: '{}'".format(mode))
+    if padding_mode != "zeros" and padding_mode != "border" and padding_mode != "reflection":
+        raise ValueError("nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or "
+                         "'reflection', but got: '{}'".format(padding_mode))
+    if mode == "bilinear":
+        mode_enum = 0
+    elif mode == "nearest":
+        mode_enum = 1
+    else:
+        mode_enum = 2
+    if padding_mode == "zeros":
+        padding_mode_enum = 0
+    elif padding_mode == "border":
+        padding_mode_enum = 1
+    else:
+        padding_mode_enum = 2
+    if align_corners is None:
+        align_corners = False
+    return torch.grid_sampler(input, grid, mode_enum, padding_mode_enum, align_corners)
+
+
+def affine_grid(theta: Tensor, size: List[int], align_corners: Optional[bool] = None) -> Tensor:
+    if align_corners is None:
+        align_corners = False
+    if not theta.is_floating_point():
+        raise ValueError("Expected theta to have floating point type, but got {}".format(theta.dtype))
+    if len(size) == 4:
+        if theta.dim() != 3 or theta.shape[-2] != 2 or theta.shape[-1] != 3:
+            raise ValueError("Expected a batch of 2D affine matrices of shape Nx2x3 for size {}. Got {}.".format(
+                size, theta.shape))
+        spatial_size = size[-2:]
+    elif len(size) == 5:
+        if theta.dim() != 3 or theta.shape[-2] != 3 or theta.shape[-1] != 4:
+            raise ValueError("Expected a batch of 3D affine matrices of shape Nx3x4 for size {}. Got {}.".format(
+                size, theta.shape))
+        spatial_size = size[-3:]
+    else:
+        raise NotImplementedError("affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, "
+                                  "respectively. Got size {}.".format(size))
+    if align_corners and min(spatial_size) == 1:
+        pass
+    elif min(size) <= 0:
+        raise ValueError("Expected non-zero, positive output size. Got {}".format(size))
+    return torch.affine_grid_generator(theta, size, align_corners)
+
+
+def unfold(input: Tensor, kernel_size: BroadcastingList2[int], dilation: BroadcastingList2[int] = 1,
+           padding: BroadcastingList2[int] = 0, stride: BroadcastingList2[int] = 1) -> Tensor:
+    return torch.im2col(input, kernel_size, dilation, padding, stride)
+
+
+def fold(input: Tensor, output_size: BroadcastingList2[int], kernel_size: BroadcastingList2[int],
+         dilation: BroadcastingList2[int] = 1, padding: BroadcastingList2[int] = 0,
+         stride: BroadcastingList2[int] = 1) -> Tensor:
+    return torch.col2im(input, output_size, kernel_size, dilation, padding, stride)
+
+
 def _get_enum(reduction: str) -> int:
     # torch.nn._reduction.get_enum: the reduction argument of the aten loss operators
     if reduction == "none":

@@ -42,6 +42,8 @@ __attribute__((weak)) void registerNormVariantOps(OperatorRegistry& r);  // norm
 __attribute__((weak)) void registerTensordotOps(OperatorRegistry& r);    // tensordot.cpp
 __attribute__((weak)) void registerCdistOps(OperatorRegistry& r);        // cdist.cpp
 __attribute__((weak)) void registerUniqueDimOps(OperatorRegistry& r);    // unique_dim.cpp
+__attribute__((weak)) void registerGridSampleOps(OperatorRegistry& r);   // grid_sample.cpp
+__attribute__((weak)) void registerIm2colOps(OperatorRegistry& r);       // im2col.cpp
 __attribute__((weak)) void registerShapeListOps(OperatorRegistry& r);   // shape_lists.cpp
 __attribute__((weak)) void registerUpsampleAAOps(OperatorRegistry& r);  // upsample_aa.cpp
 __attribute__((weak)) void registerLogspaceOps(OperatorRegistry& r);    // logspace.cpp
@@ -63,6 +65,7 @@ OperatorRegistry* buildGlobal() {
       registerFutureOps,      registerOutOps,
       registerLossOps,        registerBroadcastOps,
       registerNormVariantOps, registerTensordotOps,   registerCdistOps,     registerUniqueDimOps,
+      registerGridSampleOps,  registerIm2colOps,
       registerMathExtraOps,   registerReduceExtraOps, registerRandomOps,
       registerShapeListOps,   registerUpsampleAAOps,  registerLogspaceOps,  registerOutUpgradedOps,
       registerInplaceVariantOps,

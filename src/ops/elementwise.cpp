@@ -337,16 +337,10 @@ Tensor powOp(const Operand& self, const Operand& exp, const Tensor& out) {
   addOperand(it, self);
   addOperand(it, exp);
   it.build();
-  if (isIntegralType(it.loopComputeDtype(), false)) {
-    bool negative = false;
-    if (exp.isScalar) {
-      negative = exp.s.toDouble() < 0;
-    } else if (isIntegralType(exp.t.dtype(), false)) {
-      const Tensor e = exp.t.to(ScalarType::Long).contiguous();
-      for (int64_t i = 0; i < e.numel() && !negative; ++i) negative = e.data_ptr<int64_t>()[i] < 0;
-    }
-    KD_CHECK(!negative, "Integers to negative integer powers are not allowed.");
-  }
+  // ATen rejects a negative Scalar exponent of an integer tensor (pow.Tensor_Scalar); a tensor of negative
+  // integer exponents is computed (1 for base 1, +-1 for base -1, else 0)
+  if (isIntegralType(it.loopComputeDtype(), false) && exp.isScalar)
+    KD_CHECK(exp.s.toDouble() >= 0, "Integers to negative integer powers are not allowed.");
   if (exp.isScalar && isFloatingType(it.loopComputeDtype())) {
     const double e = exp.s.toDouble();
     if (e == 2.0) return runBinary("pow", it, [](auto x, auto) { return x * x; });

@@ -307,30 +307,30 @@ def evenly(seq, k):
 
 
 def covered_reason(op, kindling_names):
-    """(covered, how): an OpInfo is covered when Kindling registers its aten operator by name, or (for
-    torch.nn.functional OpInfos PyTorch compiles from Python source) when Kindling registers every aten
-    operator of PyTorch's inlined graph of its first scriptable sample."""
+    """(covered, how): an OpInfo is covered when Kindling registers its aten operator by name, or when Kindling
+    registers every aten operator of PyTorch's inlined graph of its first scriptable sample (torch.nn.functional
+    and torch.functional ops PyTorch compiles from Python source, methods such as x.float() or x.T, reflected
+    operators such as 2 + x, aliases such as torch.ravel)."""
     for n in aten_names(op):
         if n in kindling_names:
             return True, n
-    if op.name.startswith("nn.functional."):
-        for dt in DTYPES:
-            if dt not in op.supported_dtypes("cpu"):
-                continue
-            try:
-                torch.manual_seed(0)
-                for s in op.sample_inputs("cpu", dt):
-                    try:
-                        src, _ = make_source(op, s)
-                        kinds = graph_aten_ops(src)
-                    except Exception:
-                        continue
-                    missing = sorted(k for k in kinds if k not in kindling_names)
-                    if not missing:
-                        return True, "graph: " + " ".join(sorted(kinds))
-                    return False, "graph needs " + " ".join(missing)
-            except Exception:
-                continue
+    for dt in DTYPES:
+        if dt not in op.supported_dtypes("cpu"):
+            continue
+        try:
+            torch.manual_seed(0)
+            for s in op.sample_inputs("cpu", dt):
+                try:
+                    src, _ = make_source(op, s)
+                    kinds = graph_aten_ops(src)
+                except Exception:
+                    continue
+                missing = sorted(k for k in kinds if k not in kindling_names)
+                if not missing:
+                    return True, "graph: " + " ".join(sorted(kinds))
+                return False, "graph needs " + " ".join(missing)
+        except Exception:
+            continue
     return False, "aten::" + aten_names(op)[-1][6:] + " not registered"
 
 

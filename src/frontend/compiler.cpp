@@ -242,7 +242,20 @@ TypePtr defineClass(CompilationTarget& target, const std::shared_ptr<SourceFile>
       break;
     }
   }
-  defineAllWithRetry(methods, [&](const DefStmt& d) { defineFunction(target, file, d, qualName + "." + d.name, type, ctx); });
+  defineAllWithRetry(methods, [&](const DefStmt& d) {
+    if (!ctx.archiveMode && ctx.staticMethods && hasDecorator(d, "staticmethod")) {
+      // As PyTorch 1.13 (the static method is scripted as the Python function it is): a free function
+      // named after the function in the class's module, "__torch__.from_celsius"; `Class.name` reaches it.
+      std::string fnName = qualName.substr(0, qualName.rfind('.') + 1) + d.name;
+      if (Function* existing = target.findFunction(fnName))
+        throw CompileError("static method '" + d.name + "' has the name of the function '" + existing->qualname() +
+                               "' (both are compiled as " + fnName + ")",
+                           d.range);
+      (*ctx.staticMethods)[qualName + "." + d.name] = defineFunction(target, file, d, fnName, nullptr, ctx);
+      return;
+    }
+    defineFunction(target, file, d, qualName + "." + d.name, type, ctx);
+  });
   return type;
 }
 
@@ -305,6 +318,7 @@ std::vector<Function*> compileSource(CompilationTarget& target, const std::share
   ctx.registry = options.registry;
   ctx.archiveMode = options.archiveMode;
   ctx.callGraph = std::make_shared<CallGraph>();
+  ctx.staticMethods = std::make_shared<std::unordered_map<std::string, Function*>>();
   std::unordered_map<std::string, const ClassStmt*> classes;
   std::vector<std::string> classOrder;
   // first pass: names and imports

@@ -19,7 +19,6 @@ struct Environment {
   std::shared_ptr<Environment> next;
   std::unordered_map<std::string, SugaredValuePtr> table;
   std::unordered_map<std::string, std::string> errors;     // name → message when used
-  std::unordered_map<std::string, TypePtr> declaredTypes;  // `x : T = ...`
   std::unordered_map<std::string, TypePtr> carriedTypes;   // loop-carried variables of a loop body frame
 
   // Looks a name up through the enclosing frames. Throws the recorded error for names that are
@@ -46,13 +45,6 @@ struct Environment {
     for (const Environment* e = this; e; e = e->next.get()) {
       auto it = e->carriedTypes.find(name);
       if (it != e->carriedTypes.end()) return it->second;
-    }
-    return nullptr;
-  }
-  TypePtr declaredType(const std::string& name) const {
-    for (const Environment* e = this; e; e = e->next.get()) {
-      auto it = e->declaredTypes.find(name);
-      if (it != e->declaredTypes.end()) return it->second;
     }
     return nullptr;
   }
@@ -488,6 +480,10 @@ SugaredValuePtr FunctionEmitter::callMethod(const SourceRange& loc, Value* self,
 
 // ====================================================================== def
 
+namespace {
+void eraseDeclaredTypeLoads(Block* b);
+}  // namespace
+
 void FunctionEmitter::emitDef(const DefStmt& def, const FunctionSchema& schema, const TypePtr& selfType) {
   env_ = std::make_shared<Environment>(graph_.block(), nullptr);
   for (size_t i = 0; i < schema.arguments.size(); ++i) {
@@ -568,6 +564,7 @@ void FunctionEmitter::emitDef(const DefStmt& def, const FunctionSchema& schema, 
     }
     inferredReturn_ = t;
   }
+  eraseDeclaredTypeLoads(graph_.block());
 }
 
 // ====================================================================== statements
@@ -715,30 +712,28 @@ FunctionEmitter::BlockExit FunctionEmitter::emitStatement(const StmtPtr& s, cons
 // --------------------------------------------------------------- assignment
 
 namespace {
+// `x : T = v` stores v behind a placeholder prim::Load whose output has the declared type T: reads of x
+// see T (as PyTorch's environment, whose type_table holds the annotated type of a store). The
+// placeholders are replaced by their input once the body is emitted (eraseDeclaredTypeLoads), so the
+// graph holds v itself, as PyTorch's graph after its Load/Store to SSA conversion does.
+bool isDeclaredTypeLoad(const Value* v) { return v->node()->kind() == prim::Load && v->node()->inputs().size() == 1; }
+
 void setVar(FunctionEmitter& m, Environment& env, const std::string& name, const SugaredValuePtr& v,
             const SourceRange& loc) {
   if (auto* sv = dynamic_cast<SimpleValue*>(v.get())) {
     Value* value = sv->value;
-    if (TypePtr declared = env.declaredType(name)) {
-      if (!value->type()->isSubtypeOf(declared))
-        throw CompileError("Variable '" + name + "' is annotated with type " + typeNameForMsg(declared) +
-                               " but is being assigned to a value of type " + typeNameForMsg(value->type()),
-                           loc);
-    }
     if (TypePtr carried = env.carriedType(name)) {
       if (!value->type()->isSubtypeOf(carried))
         throw CompileError("Variable '" + name + "' previously had type " + typeNameForMsg(carried) +
                                " but is now being assigned to a value of type " + typeNameForMsg(value->type()),
                            loc);
     }
-    // A variable from an enclosing block keeps its type.
-    if (env.next && !env.table.count(name)) {
+    // A variable from an enclosing block keeps its type (as PyTorch's setSugaredVar: checked against the
+    // enclosing frames even when this block assigned it before).
+    if (env.next) {
       if (auto parent = env.next->findQuiet(name)) {
         if (auto* pv = dynamic_cast<SimpleValue*>(parent.get())) {
-          // an annotated variable (`y : Union[int, str] = 0`) has its annotated type, unless refined
           TypePtr parentType = pv->value->type();
-          if (TypePtr declared = env.declaredType(name))
-            if (pv->value->node()->kind() != prim::unchecked_cast) parentType = declared;
           if (!value->type()->isSubtypeOf(parentType))
             throw CompileError("Variable '" + name + "' previously had type " + typeNameForMsg(parentType) +
                                    " but is now being assigned to a value of type " + typeNameForMsg(value->type()),
@@ -746,35 +741,35 @@ void setVar(FunctionEmitter& m, Environment& env, const std::string& name, const
         }
       }
     }
-    if (!value->hasDebugName() && meaningfulName(name) && value->node()->owningBlock() == env.block)
-      value->setDebugName(name);
+    Value* named = isDeclaredTypeLoad(value) ? value->node()->input(0) : value;
+    if (!named->hasDebugName() && meaningfulName(name) && named->node()->owningBlock() == env.block)
+      named->setDebugName(name);
   }
   (void)m;
   env.table[name] = v;
   env.errors.erase(name);
 }
+
+void eraseDeclaredTypeLoads(Block* b) {
+  for (auto it = b->begin(); it != b->end();) {
+    Node* n = *it;
+    ++it;
+    for (Block* sub : n->blocks()) eraseDeclaredTypeLoads(sub);
+    if (n->kind() == prim::Load && n->inputs().size() == 1) {
+      n->output()->replaceAllUsesWith(n->input(0));
+      n->destroy();
+    }
+  }
+}
 }  // namespace
 
 void FunctionEmitter::emitAssign(const AssignStmt& s) {
   if (!s.value) {
-    // `x : T` declaration without value
-    if (s.targets.size() != 1 || s.targets[0]->kind != ExprKind::Name)
-      throw CompileError("A variable declaration needs a value", s.range);
-    TypePtr t = typeParser_.parse(s.annotation);
-    env_->declaredTypes[s.targets[0]->as<NameExpr>().id] = t;
-    return;
+    // `x : T` without a value: the wording of torch.jit.script (frontend.py build_AnnAssign)
+    throw CompileError("annotated assignments without assigned value aren't supported", s.range);
   }
   TypePtr declared;
-  if (s.annotation) {
-    declared = typeParser_.parse(s.annotation);
-  } else if (!s.typeComment.empty()) {
-    std::string tc = s.typeComment;
-    size_t b = tc.find_first_not_of(" \t");
-    if (b != std::string::npos && tc.compare(b, 6, "ignore") != 0) {
-      auto src = std::make_shared<Source>(tc.substr(b), s.range.valid() ? s.range.source->filename : "");
-      declared = typeParser_.parse(parseExpression(src));
-    }
-  }
+  if (s.annotation) declared = typeParser_.parse(s.annotation);
   if (declared && s.targets.size() == 1 && s.targets[0]->kind == ExprKind::Attribute) {
     // `self.x : T = v`: as PyTorch 1.13, T is only the type hint of v (`[]`, `{}`, None literals); the
     // attribute gets v's type (`self.x : Optional[int] = None` makes a NoneType attribute).
@@ -798,13 +793,19 @@ void FunctionEmitter::emitAssign(const AssignStmt& s) {
                              typeNameForMsg(declared) + " but is being assigned to a value of type " +
                              typeNameForMsg(v->type()),
                          s.range);
-    if (declared->kind() == TypeKind::Optional && v->type()->kind() == TypeKind::None) {
-      // Remember Optional[T] for a None initializer, as PyTorch does.
-      v = insertConstant(IValue(), s.value->range, declared);
+    if (s.targets.size() == 1 && s.targets[0]->kind == ExprKind::Name) {
+      const std::string& name = s.targets[0]->as<NameExpr>().id;
+      if (env_->next && env_->next->findQuiet(name))
+        throw CompileError("Attempting to declare and annotate the type of variable '" + name +
+                               "' but it is already defined in an outer block",
+                           s.targets[0]->range);
+      if (!v->type()->equals(*declared)) {
+        Node* load = graph_.insert(prim::Load, {v}, 1);
+        load->output()->setType(declared);
+        v = load->output();
+      }
     }
     rhs = std::make_shared<SimpleValue>(v);
-    if (s.targets.size() == 1 && s.targets[0]->kind == ExprKind::Name)
-      env_->declaredTypes[s.targets[0]->as<NameExpr>().id] = declared;
   }
   // a = b = value assigns right to left in Python; order does not matter for SSA
   for (auto& t : s.targets) emitAssignTarget(t, rhs, s.range, declared);
@@ -1011,20 +1012,28 @@ void FunctionEmitter::insertRefinements(const SourceRange& loc, const std::vecto
 
 FunctionEmitter::BlockExit FunctionEmitter::emitIfBranches(const CondValue& cond, const StmtList& trueBranch,
                                                            const StmtList& falseBranch, const SourceRange& loc) {
+  return emitIfBranches(
+      cond, [&]() { return emitStatements(trueBranch); }, [&]() { return emitStatements(falseBranch); }, loc);
+}
+
+FunctionEmitter::BlockExit FunctionEmitter::emitIfBranches(const CondValue& cond,
+                                                           const std::function<BlockExit()>& trueBranch,
+                                                           const std::function<BlockExit()>& falseBranch,
+                                                           const SourceRange& loc) {
   if (cond.staticValue) {
     insertRefinements(loc, *cond.staticValue ? cond.trueRefs : cond.falseRefs);
-    return emitStatements(*cond.staticValue ? trueBranch : falseBranch);
+    return *cond.staticValue ? trueBranch() : falseBranch();
   }
   Node* n = graph_.insert(prim::If, {cond.value}, 0);
   n->setSourceRange(loc);
   Block* tb = n->addBlock();
   Block* fb = n->addBlock();
-  auto emitBranch = [&](Block* b, const StmtList& stmts, const std::vector<Refinement>& refs) {
+  auto emitBranch = [&](Block* b, const std::function<BlockExit()>& stmts, const std::vector<Refinement>& refs) {
     WithInsertPoint guard(b);
     auto frame = std::make_shared<Environment>(b, env_);
     env_ = frame;
     insertRefinements(loc, refs);
-    BlockExit ex = emitStatements(stmts);
+    BlockExit ex = stmts();
     env_ = frame->next;
     return std::make_pair(frame, ex);
   };
@@ -1111,9 +1120,8 @@ FunctionEmitter::BlockExit FunctionEmitter::emitIfBranches(const CondValue& cond
     if (!unified) {
       // as PyTorch: branches of different types join to a Union when the variable already has a Union,
       // Optional or Number type (`y : Union[int, str] = 0`, then an int in one branch and a str in the other)
-      TypePtr full = env_->declaredType(name);
-      if (!full)
-        if (auto* outer = dynamic_cast<SimpleValue*>(env_->findQuiet(name).get())) full = outer->value->type();
+      TypePtr full;
+      if (auto* outer = dynamic_cast<SimpleValue*>(env_->findQuiet(name).get())) full = outer->value->type();
       if (full && (full->kind() == TypeKind::Union || full->kind() == TypeKind::Optional ||
                    full->kind() == TypeKind::Number))
         unified = UnionType::create({ts->value->type(), fs->value->type()});
@@ -1170,11 +1178,7 @@ void FunctionEmitter::emitLoop(const SourceRange& loc, Value* maxTrip, const Exp
     if (!sv) continue;
     carried.push_back(name);
     initial.push_back(sv->value);
-    carriedType.push_back(sv->value->type());
-    // an annotated variable is carried with its annotated type (`y : Optional[int] = None`, then ints)
-    if (TypePtr declared = env_->declaredType(name))
-      if (sv->value->node()->kind() != prim::unchecked_cast && sv->value->type()->isSubtypeOf(declared))
-        carriedType.back() = declared;
+    carriedType.push_back(sv->value->type());  // an annotated variable: its declared type (setVar)
   }
   Value* initCond = whileCond ? emitCondExpr(whileCond).value : insertConstant(IValue(true), loc);
   if (whileCond) initCond = emitToBool(whileCond->range, initCond);
@@ -1348,16 +1352,18 @@ void FunctionEmitter::emitAssert(const AssertStmt& s) {
     raiseWith();
     return;
   }
-  Node* n = graph_.insert(prim::If, {c.value}, 0);
-  n->setSourceRange(loc);
-  n->addBlock();
-  Block* fb = n->addBlock();
-  {
-    WithInsertPoint g(fb);
-    raiseWith();
-  }
-  // after the assert the condition holds
-  insertRefinements(loc, c.trueRefs);
+  // As PyTorch (emitAssert): `if cond: pass else: raise AssertionError(msg)`. The refinements of the
+  // condition are made in the true branch and leave the If as outputs (uninitialized on the raising
+  // side), so no unchecked_cast runs where the condition may not hold.
+  emitIfBranches(
+      c, []() { return BlockExit(); },
+      [&]() {
+        raiseWith();
+        BlockExit ex;
+        ex.exits = true;
+        return ex;
+      },
+      loc);
 }
 
 void FunctionEmitter::emitReturn(const ReturnStmt& s) {

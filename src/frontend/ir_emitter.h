@@ -81,6 +81,9 @@ struct EmitContext {
   /// When set, calls are recorded and recursion is a CompileError; `currentFunction` is the caller.
   std::shared_ptr<CallGraph> callGraph;
   const Function* currentFunction = nullptr;
+  /// `@staticmethod`s of the program's classes, by "<class qualname>.<name>": as PyTorch 1.13 they are
+  /// free functions ("__torch__.<name>", not methods of the class), reached as `Class.name`.
+  std::shared_ptr<std::unordered_map<std::string, Function*>> staticMethods;
 };
 
 /// The schema of a `def`: parameter types from annotations (or a `# type:` comment; Tensor when
@@ -147,6 +150,9 @@ class FunctionEmitter {
   BlockExit emitIf(const IfStmt& s);
   BlockExit emitIfBranches(const CondValue& cond, const StmtList& trueBranch, const StmtList& falseBranch,
                            const SourceRange& loc);
+  /// The same with each branch emitted by a callback (`assert`: an empty true branch, a raising false one).
+  BlockExit emitIfBranches(const CondValue& cond, const std::function<BlockExit()>& trueBranch,
+                           const std::function<BlockExit()>& falseBranch, const SourceRange& loc);
   void emitFor(const ForStmt& s);
   void emitWhile(const WhileStmt& s);
   void emitLoop(const SourceRange& loc, Value* maxTrip, const ExprPtr& whileCond,

@@ -494,7 +494,11 @@ SugaredValuePtr ClassValue::attr(const SourceRange& loc, FunctionEmitter& m, con
   }
   if (auto* ct = type->cast<ClassType>()) {
     if (const IValue* c = ct->findConstant(field)) return simple(m.insertConstant(*c, loc));
-    if (Function* f = ct->findMethod(field)) return std::make_shared<FunctionValue>(f);  // static methods
+    if (m.context().staticMethods) {
+      auto it = m.context().staticMethods->find(ct->qualName() + "." + field);
+      if (it != m.context().staticMethods->end()) return std::make_shared<FunctionValue>(it->second);
+    }
+    if (Function* f = ct->findMethod(field)) return std::make_shared<FunctionValue>(f);  // archive code
   }
   throw CompileError("Unknown attribute '" + field + "' of class " + type->str(), loc);
 }

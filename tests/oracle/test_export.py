@@ -29,14 +29,7 @@ LANG_DIR = pathlib.Path(__file__).resolve().parent / "lang"
 
 # Known gaps outside the exporter (frontend IR or printer differences from PyTorch), as of this writing.
 # Not strict: other helpers fix these in parallel; XPASS entries in the summary are to be removed from here.
-_UNION_IF = "printer: if-outputs of Union type print without annotate(Union[...], ...), PyTorch rejects the join (H4)"
 XFAIL = {
-    "types_classes.py::static_method_constructor": "printer: @staticmethod printed as a method (H4)",
-    "functional_misc.py::interpolate_1d": ("Kindling's own F.interpolate body printed into __torch__.torch.nn."
-                                           "functional: PyTorch fails with \"required keyword attribute 'value' is "
-                                           "undefined\" (H5/H4)"),
-    "types_union.py::union_return": _UNION_IF,
-    "types_union.py::union_variable_assigned": _UNION_IF,
 }
 
 

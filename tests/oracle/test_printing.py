@@ -51,14 +51,6 @@ def _canonical_numbers(text):
 # "test_name[file.py::function]" -> reason: round trips that fail for a known reason outside the printers
 # (strict xfails: a listed one that starts passing fails the run until it is removed from here).
 XFAIL = {
-    "test_code_round_trip[functional_misc.py::interpolate_1d]":
-        "PyTorch's importer fails on the printed F.interpolate body (required keyword attribute 'value')",
-    "test_code_round_trip[types_classes.py::static_method_constructor]":
-        "static methods are compiled as methods of the class (printed with self typed as the first argument)",
-    "test_code_round_trip[types_union.py::union_return]":
-        "Kindling's frontend ignores `_0 : Union[int, str] = 1` at an if join (PyTorch prints and reads it)",
-    "test_code_round_trip[types_union.py::union_variable_assigned]":
-        "Kindling's frontend ignores `x : Union[int, str] = 1` at an if join (PyTorch prints and reads it)",
 }
 
 

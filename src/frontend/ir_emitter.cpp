@@ -1806,12 +1806,7 @@ SugaredValuePtr FunctionEmitter::emitSpecialForm(const SpecialFormValue& f, cons
     nargs(1, 1);
     auto v = emitSugaredExpr(c.args[0]);
     if (auto n = v->staticLen()) return std::make_shared<SimpleValue>(insertConstant(IValue(*n), loc));
-    if (auto* r = dynamic_cast<RangeValue*>(v.get())) {
-      if (!r->start && !r->step) return std::make_shared<SimpleValue>(r->end);
-      Value* start = r->start ? r->start : insertConstant(IValue(int64_t(0)), loc);
-      Value* step = r->step ? r->step : insertConstant(IValue(int64_t(1)), loc);
-      return builtinCall(loc, "aten::__range_length", {NamedValue(loc, start), NamedValue(loc, r->end), NamedValue(loc, step)});
-    }
+    // as PyTorch, len(range(n)) is an error: range cannot be used as a value
     Value* x = v->asValue(c.args[0]->range, *this);
     if (x->type()->cast<ClassType>()) return callMethod(loc, x, "__len__", {}, {});
     return builtinCall(loc, "aten::len", {NamedValue(c.args[0]->range, x)});

@@ -417,7 +417,15 @@ class Parser {
       }
       auto a = std::make_shared<AssignStmt>(rangeFrom(start), std::move(targets), value, nullptr);
       if (cur().kind == TokenKind::Newline && !cur().sval.empty()) {
-        const_cast<AssignStmt&>(*a).typeComment = cur().sval;
+        // `xs = []  # type: List[int]`: PyTorch 1.13 rejects variable type comments (its parser expects a
+        // newline there; torch.jit.script takes the line for the function's type comment and fails to
+        // parse it). `# type: ignore[...]` comments are for mypy and stay allowed.
+        const std::string& tc = cur().sval;
+        size_t b = tc.find_first_not_of(" \t");
+        if (b != std::string::npos && tc.compare(b, 6, "ignore") != 0)
+          throw CompileError("variable type comments are not supported in TorchScript: annotate the variable "
+                             "instead (`x: T = value`)",
+                             rangeFrom(start));
       }
       return a;
     }

@@ -290,7 +290,6 @@ struct AssignStmt : Stmt {
   std::vector<ExprPtr> targets;
   ExprPtr value;       // null for a bare declaration `x : T`
   ExprPtr annotation;  // null when not annotated
-  std::string typeComment;  // `x = [] # type: List[int]`
 };
 
 struct AugAssignStmt : Stmt {

@@ -1,0 +1,7 @@
+import torch
+
+
+def main(n: int) -> int:
+    x: int
+    x = n
+    return x

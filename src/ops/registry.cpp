@@ -50,6 +50,10 @@ __attribute__((weak)) void registerUpsampleAAOps(OperatorRegistry& r);  // upsam
 __attribute__((weak)) void registerLogspaceOps(OperatorRegistry& r);    // logspace.cpp
 __attribute__((weak)) void registerOutUpgradedOps(OperatorRegistry& r);  // out_upgraded.cpp
 __attribute__((weak)) void registerInplaceVariantOps(OperatorRegistry& r);  // inplace_variants.cpp
+__attribute__((weak)) void registerBucketizeOps(OperatorRegistry& r);   // bucketize.cpp
+__attribute__((weak)) void registerHistogramOps(OperatorRegistry& r);   // histogram.cpp
+__attribute__((weak)) void registerDiffOps(OperatorRegistry& r);        // diff.cpp
+__attribute__((weak)) void registerIndexFillScatterOps(OperatorRegistry& r);  // index_fill_scatter.cpp
 
 namespace {
 
@@ -69,7 +73,8 @@ OperatorRegistry* buildGlobal() {
       registerGridSampleOps,  registerIm2colOps,
       registerMathExtraOps,   registerReduceExtraOps, registerRandomOps,
       registerShapeListOps,   registerUpsampleAAOps,  registerLogspaceOps,  registerOutUpgradedOps,
-      registerInplaceVariantOps,
+      registerInplaceVariantOps, registerBucketizeOps, registerHistogramOps, registerDiffOps,
+      registerIndexFillScatterOps,
   };
   for (FamilyFn f : families)
     if (f) f(*r);

@@ -311,3 +311,128 @@ def inplace_expanded_error(a: torch.Tensor) -> torch.Tensor:
 # case-raises: (torch.tensor([1.5, 2.0]),)
 def shift_float_error(a: torch.Tensor) -> torch.Tensor:
     return a << 1
+
+
+# torch.searchsorted / torch.bucketize: 1-d and row-wise boundaries, side/right, sorter, out_int32, Scalar
+# values, mixed dtypes (compared promoted), NaN values.
+# case: (torch.tensor([1, 3, 5, 7, 9]), torch.tensor([[3, 6, 9], [0, 10, 5]]))
+# case: (torch.tensor([1.0, 2.5, 2.5, 4.0]), torch.tensor([2.5, float("nan"), -1.0, 4.0]))
+def searchsorted_forms(bd: torch.Tensor, v: torch.Tensor) -> List[torch.Tensor]:
+    return [torch.searchsorted(bd, v), torch.searchsorted(bd, v, right=True), torch.searchsorted(bd, v, side="right"),
+            torch.searchsorted(bd, v, out_int32=True), torch.searchsorted(bd, v.double() + 0.5),
+            torch.searchsorted(bd, 3), torch.searchsorted(bd, 4.5, side="left"),
+            torch.bucketize(v, bd), torch.bucketize(v, bd, right=True, out_int32=True), torch.bucketize(5, bd)]
+
+
+# case: (torch.tensor([[1.0, 3.0, 5.0], [2.0, 4.0, 6.0]]), torch.tensor([[3.0, 0.0], [6.5, 4.0]]))
+def searchsorted_rows(bd: torch.Tensor, v: torch.Tensor) -> List[torch.Tensor]:
+    unsorted = torch.tensor([5.0, 1.0, 3.0])
+    return [torch.searchsorted(bd, v), torch.searchsorted(bd, v, right=True),
+            torch.searchsorted(unsorted, torch.tensor([2.0, 4.0, 6.0]), sorter=torch.tensor([1, 2, 0]))]
+
+
+# case-raises: (torch.tensor([[1.0, 3.0]]), torch.tensor([[3.0], [2.0]]))
+# case-raises: (torch.tensor(1.0), torch.tensor([3.0]))
+def searchsorted_shape_error(bd: torch.Tensor, v: torch.Tensor) -> torch.Tensor:
+    return torch.searchsorted(bd, v)
+
+
+# case-raises: ("rite",)
+def searchsorted_side_error(side: str) -> torch.Tensor:
+    return torch.searchsorted(torch.tensor([1, 2]), torch.tensor([1]), side=side)
+
+
+# case-raises: (torch.tensor([[1, 3]]),)
+def bucketize_2d_error(bd: torch.Tensor) -> torch.Tensor:
+    return torch.bucketize(torch.tensor([1, 2]), bd)
+
+
+# torch.histc / torch.bincount
+# case: (torch.tensor([1.0, 2.0, 1.0, 4.0, 2.5, -3.0, float("nan")]),)
+# case: (torch.tensor([2.0, 2.0]),)
+# case: (torch.randn(1000, dtype=torch.float64),)
+def histc_forms(x: torch.Tensor) -> List[torch.Tensor]:
+    return [torch.histc(x, bins=4, min=0.0, max=4.0), torch.histc(x[~torch.isnan(x)], bins=7),
+            torch.histc(x, bins=3, min=-1, max=1), x[~torch.isnan(x)].histc(10, 2, 2), torch.histc(torch.zeros(0), bins=3),
+            torch.histc(x[~torch.isnan(x)].float(), bins=15), torch.histc(x[~torch.isnan(x)], bins=30)]
+
+
+# case-raises: (torch.tensor([1, 2]),)
+# case-raises: (torch.tensor([1.0, float("inf")]),)
+def histc_errors(x: torch.Tensor) -> torch.Tensor:
+    return torch.histc(x, bins=3)
+
+
+# case: (torch.tensor([1, 3, 1, 0, 7]), torch.tensor([0.5, 1.0, 2.0, 0.25, 3.0]))
+def bincount_forms(x: torch.Tensor, w: torch.Tensor) -> List[torch.Tensor]:
+    return [torch.bincount(x), x.bincount(minlength=10), torch.bincount(x, w), torch.bincount(x, w.double()),
+            torch.bincount(x, x), torch.bincount(x.to(torch.uint8)), torch.bincount(torch.zeros(0, dtype=torch.int64), minlength=3)]
+
+
+# case-raises: (torch.tensor([-1, 3]),)
+# case-raises: (torch.tensor([1.0, 3.0]),)
+# case-raises: (torch.tensor([[1, 3]]),)
+def bincount_errors(x: torch.Tensor) -> torch.Tensor:
+    return torch.bincount(x)
+
+
+# torch.diff (n, dim, prepend/append, bool)
+# case: (torch.tensor([[1.0, 3.0, 6.0, 10.0], [2.0, -1.0, 0.5, 4.0]]),)
+def diff_forms(x: torch.Tensor) -> List[torch.Tensor]:
+    return [torch.diff(x), torch.diff(x, dim=0), torch.diff(x, n=2), torch.diff(x, n=0), torch.diff(x, n=7),
+            torch.diff(x, prepend=torch.zeros(2, 1)), torch.diff(x, dim=0, append=x[:1]),
+            torch.diff(x > 2.0), torch.diff(x.long(), 1, -1, x[:, :2].long(), x[:, :1].long())]
+
+
+# case-raises: (torch.tensor(1.0),)
+# case-raises: (torch.ones(2, 3),)
+def diff_errors(x: torch.Tensor) -> torch.Tensor:
+    return torch.diff(x, append=torch.ones(3, 3))
+
+
+# torch.take_along_dim, index_fill(_), masked_scatter(_)
+# case: (torch.tensor([[10, 30, 20], [60, 40, 50]]),)
+def take_along_dim_forms(x: torch.Tensor) -> List[torch.Tensor]:
+    idx = torch.argsort(x, dim=1)
+    return [torch.take_along_dim(x, idx, dim=1), torch.take_along_dim(x, torch.tensor([[0], [2]]), 1),
+            torch.take_along_dim(x, torch.tensor([5, 0, 3])), torch.take_along_dim(x, torch.tensor([[1, 0, 1]]), dim=0),
+            x.take_along_dim(torch.tensor([[0], [1]]), -1), torch.take_along_dim(x.float(), idx[:, :1].expand(2, 4), dim=1)]
+
+
+# case-raises: (torch.tensor([[1, 2]]), torch.tensor([[0]], dtype=torch.int32))
+# case-raises: (torch.tensor([[1, 2]]), torch.tensor([0]))
+def take_along_dim_errors(x: torch.Tensor, i: torch.Tensor) -> torch.Tensor:
+    return torch.take_along_dim(x, i, dim=1)
+
+
+# case: (torch.arange(12.0).view(3, 4),)
+def index_fill_forms(x: torch.Tensor) -> List[torch.Tensor]:
+    y = x.clone()
+    y.index_fill_(0, torch.tensor([0, -1]), -2.5)
+    z = x.long()
+    z.index_fill_(1, torch.tensor([1]), torch.tensor(9))
+    return [x.index_fill(1, torch.tensor([0, 2]), 7), x.index_fill(0, torch.tensor(1), torch.tensor(-1.0)), y, z,
+            torch.index_fill(x, -1, torch.tensor([3]), 2), torch.tensor(5.0).index_fill(0, torch.tensor([0]), 1)]
+
+
+# case-raises: (torch.zeros(2, 2), torch.tensor([2]))
+# case-raises: (torch.zeros(2, 2), torch.tensor([0], dtype=torch.int32))
+def index_fill_errors(x: torch.Tensor, i: torch.Tensor) -> torch.Tensor:
+    return x.index_fill(1, i, 1.0)
+
+
+# case: (torch.zeros(2, 3), torch.tensor([[True, False, True], [False, True, True]]))
+def masked_scatter_forms(x: torch.Tensor, m: torch.Tensor) -> List[torch.Tensor]:
+    src = torch.arange(1.0, 7.0)
+    y = x.clone()
+    y.masked_scatter_(m, src)
+    t = torch.zeros(3, 2).t()
+    t.masked_scatter_(m, src)
+    return [x.masked_scatter(m, src), y, t, torch.zeros(3).masked_scatter(m, src),
+            x.long().masked_scatter(m[0], torch.arange(10, 20)), torch.masked_scatter(x, m, src.view(2, 3))]
+
+
+# case-raises: (torch.zeros(2, 3), torch.tensor([True, True, True]), torch.arange(2.0))
+# case-raises: (torch.zeros(2, 3), torch.tensor([True, True, True]), torch.arange(6))
+def masked_scatter_errors(x: torch.Tensor, m: torch.Tensor, src: torch.Tensor) -> torch.Tensor:
+    return x.masked_scatter(m, src)

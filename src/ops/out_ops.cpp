@@ -103,6 +103,22 @@ void bernoulliOut(Stack& s) {
   a.ret(out);
 }
 
+// take.out(Tensor self, Tensor index, *, Tensor(a!) out)
+void takeOut(Stack& s) {
+  Args a(s, 3);
+  const Tensor self = a.tensor(0), index = a.tensor(1), out = a.tensor(2);
+  KD_CHECK(index.dtype() == ScalarType::Long, "take(): Expected a long tensor for index, but got {}",
+           scalarTypeName(index.dtype()));
+  KD_CHECK(self.dtype() == out.dtype(), "take(): self and out expected to have the same dtype, but got self.dtype = {} "
+           "and out.dtype = {}", scalarTypeName(self.dtype()), scalarTypeName(out.dtype()));
+  assertNoInternalOverlap(out);
+  assertNoOverlap(out, index);
+  assertNoOverlap(out, self);
+  static const OpHandle op("aten::take");
+  writeOut(out, op(self, index));
+  a.ret(out);
+}
+
 // scatter.src_out / value_out (self, dim, index, src|value, *, out), scatter_add.out (same arguments),
 // scatter.reduce_out / value_reduce_out (self, dim, index, src|value, *, reduce, out).
 template <const char* Name, size_t N>
@@ -131,6 +147,7 @@ void registerOutOps(OperatorRegistry& r) {
   r.add("aten::amax.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", amaxOut<true>);
   r.add("aten::amin.out(Tensor self, int[1] dim=[], bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)", amaxOut<false>);
   r.add("aten::bernoulli.out(Tensor self, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)", bernoulliOut);
+  r.add("aten::take.out(Tensor self, Tensor index, *, Tensor(a!) out) -> Tensor(a!)", takeOut);
   r.add("aten::scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!)", scatterOut<kScatterSrc, 5>);
   r.add("aten::scatter.value_out(Tensor self, int dim, Tensor index, Scalar value, *, Tensor(a!) out) -> Tensor(a!)", scatterOut<kScatterValue, 5>);
   r.add("aten::scatter.reduce_out(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, Tensor(a!) out) -> Tensor(a!)", scatterOut<kScatterReduce, 6>);

@@ -3,15 +3,7 @@ of a failing row)."""
 
 # Known gaps: (model, variant) -> the exact missing piece. Marked xfail (not strict: a fix shows as XPASS, then
 # remove the entry). Each is also listed in bench/ZOO.md with Kindling's own error.
-KNOWN_GAPS = {
-    ("swin_t", "scripted"):
-        "aten::div.out(Tensor self, Tensor other, *, Tensor(a!) out): the archive's F.normalize compiles its out= "
-        "branch `torch.div(input, denom, out=out)`; Kindling: 'Arguments for call are not valid ... aten::div.int"
-        "(int a, int b) -> float: Keyword argument out unknown.'",
-    ("raft_small", "scripted"):
-        "aten::grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners)"
-        " (F.grid_sample in raft's CorrBlock); Kindling: 'Unknown builtin op: aten::grid_sampler.'",
-    ("raft_small", "traced"):
-        "aten::grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners)"
-        " (traced F.grid_sample); Kindling: 'Unknown builtin op: aten::grid_sampler.'",
-}
+# Empty since session 3: swin_t scripted (aten::div.out), raft_small (aten::grid_sampler), detection x3 and
+# segmentation scripted (where(condition), meshgrid, _upsample_bilinear2d_aa, losses), rnn_cells traced
+# (unsafe_chunk), the traced TransformerEncoder with a padding mask (nested tensors) all pass.
+KNOWN_GAPS = {}

@@ -363,7 +363,9 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: Optional[int] = None, 
         padding_idx = -1
     if max_norm is not None:
         input = input.contiguous()
-        torch.embedding_renorm_(weight, input, max_norm, norm_type)
+        # PyTorch 1.13 calls _no_grad_embedding_renorm_ here, which TorchScript binds to the builtin
+        # aten::_no_grad_embedding_renorm_: its schema returns a Tensor and mutates nothing, so dead code
+        # elimination removes the unused call and a scripted F.embedding never renormalizes the weight.
     return torch.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)
 
 
@@ -404,8 +406,8 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Optional[Tensor] = Non
             raise ValueError("max mode does not support sparse weights")
     else:
         raise ValueError("mode has to be one of sum, mean or max")
-    if max_norm is not None:
-        torch.embedding_renorm_(weight, input, max_norm, norm_type)
+    # (no max_norm step: PyTorch 1.13's scripted call to aten::_no_grad_embedding_renorm_ is dead code, as in
+    # embedding above)
     if per_sample_weights is not None and mode != "sum":
         raise NotImplementedError("embedding_bag: per_sample_weights was not None. per_sample_weights is only "
                                   "supported for mode='sum' (got mode='{}'). Please open a feature request on "
@@ -698,6 +700,228 @@ def fold(input: Tensor, output_size: BroadcastingList2[int], kernel_size: Broadc
          dilation: BroadcastingList2[int] = 1, padding: BroadcastingList2[int] = 0,
          stride: BroadcastingList2[int] = 1) -> Tensor:
     return torch.col2im(input, output_size, kernel_size, dilation, padding, stride)
+
+
+def _in_projection_packed(q: Tensor, k: Tensor, v: Tensor, w: Tensor, b: Optional[Tensor] = None) -> List[Tensor]:
+    # one packed (3E, E) projection; a shared input is projected with one matrix product
+    E = q.size(-1)
+    if k is v:
+        if q is k:
+            return torch.linear(q, w, b).chunk(3, dim=-1)
+        else:
+            w_q, w_kv = w.split([E, E * 2])
+            if b is None:
+                b_q: Optional[Tensor] = None
+                b_kv: Optional[Tensor] = None
+            else:
+                b_q, b_kv = b.split([E, E * 2])
+            return [torch.linear(q, w_q, b_q)] + torch.linear(k, w_kv, b_kv).chunk(2, dim=-1)
+    else:
+        w_q, w_k, w_v = w.chunk(3)
+        if b is None:
+            b_q1: Optional[Tensor] = None
+            b_k1: Optional[Tensor] = None
+            b_v1: Optional[Tensor] = None
+        else:
+            b_q1, b_k1, b_v1 = b.chunk(3)
+        return [torch.linear(q, w_q, b_q1), torch.linear(k, w_k, b_k1), torch.linear(v, w_v, b_v1)]
+
+
+def _in_projection(q: Tensor, k: Tensor, v: Tensor, w_q: Tensor, w_k: Tensor, w_v: Tensor,
+                   b_q: Optional[Tensor] = None, b_k: Optional[Tensor] = None,
+                   b_v: Optional[Tensor] = None) -> Tuple[Tensor, Tensor, Tensor]:
+    Eq, Ek, Ev = q.size(-1), k.size(-1), v.size(-1)
+    assert w_q.shape == [Eq, Eq], "expecting query weights shape of {}, but got {}".format((Eq, Eq), w_q.shape)
+    assert w_k.shape == [Eq, Ek], "expecting key weights shape of {}, but got {}".format((Eq, Ek), w_k.shape)
+    assert w_v.shape == [Eq, Ev], "expecting value weights shape of {}, but got {}".format((Eq, Ev), w_v.shape)
+    return torch.linear(q, w_q, b_q), torch.linear(k, w_k, b_k), torch.linear(v, w_v, b_v)
+
+
+def _mha_shape_check(query: Tensor, key: Tensor, value: Tensor, key_padding_mask: Optional[Tensor],
+                     attn_mask: Optional[Tensor], num_heads: int) -> bool:
+    if query.dim() == 3:
+        is_batched = True
+        assert key.dim() == 3 and value.dim() == 3, ("For batched (3-D) `query`, expected `key` and `value` to be "
+                                                     "3-D but found {}-D and {}-D tensors respectively".format(
+                                                         key.dim(), value.dim()))
+        if key_padding_mask is not None:
+            assert key_padding_mask.dim() == 2, ("For batched (3-D) `query`, expected `key_padding_mask` to be "
+                                                 "`None` or 2-D but found {}-D tensor instead".format(
+                                                     key_padding_mask.dim()))
+        if attn_mask is not None:
+            assert attn_mask.dim() == 2 or attn_mask.dim() == 3, (
+                "For batched (3-D) `query`, expected `attn_mask` to be `None`, 2-D or 3-D but found {}-D tensor "
+                "instead".format(attn_mask.dim()))
+    elif query.dim() == 2:
+        is_batched = False
+        assert key.dim() == 2 and value.dim() == 2, ("For unbatched (2-D) `query`, expected `key` and `value` to be "
+                                                     "2-D but found {}-D and {}-D tensors respectively".format(
+                                                         key.dim(), value.dim()))
+        if key_padding_mask is not None:
+            assert key_padding_mask.dim() == 1, ("For unbatched (2-D) `query`, expected `key_padding_mask` to be "
+                                                 "`None` or 1-D but found {}-D tensor instead".format(
+                                                     key_padding_mask.dim()))
+        if attn_mask is not None:
+            assert attn_mask.dim() == 2 or attn_mask.dim() == 3, (
+                "For unbatched (2-D) `query`, expected `attn_mask` to be `None`, 2-D or 3-D but found {}-D tensor "
+                "instead".format(attn_mask.dim()))
+            if attn_mask.dim() == 3:
+                expected_shape = [num_heads, query.shape[0], key.shape[0]]
+                assert attn_mask.shape == expected_shape, (
+                    "Expected `attn_mask` shape to be {} but got {}".format(expected_shape, attn_mask.shape))
+    else:
+        raise AssertionError("query should be unbatched 2D or batched 3D tensor but received {}-D query "
+                             "tensor".format(query.dim()))
+    return is_batched
+
+
+def multi_head_attention_forward(query: Tensor, key: Tensor, value: Tensor, embed_dim_to_check: int, num_heads: int,
+                                 in_proj_weight: Optional[Tensor], in_proj_bias: Optional[Tensor],
+                                 bias_k: Optional[Tensor], bias_v: Optional[Tensor], add_zero_attn: bool,
+                                 dropout_p: float, out_proj_weight: Tensor, out_proj_bias: Optional[Tensor],
+                                 training: bool = True, key_padding_mask: Optional[Tensor] = None,
+                                 need_weights: bool = True, attn_mask: Optional[Tensor] = None,
+                                 use_separate_proj_weight: bool = False, q_proj_weight: Optional[Tensor] = None,
+                                 k_proj_weight: Optional[Tensor] = None, v_proj_weight: Optional[Tensor] = None,
+                                 static_k: Optional[Tensor] = None, static_v: Optional[Tensor] = None,
+                                 average_attn_weights: bool = True) -> Tuple[Tensor, Optional[Tensor]]:
+    is_batched = _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads)
+    if not is_batched:
+        # an unbatched call runs as a batch of one
+        query = query.unsqueeze(1)
+        key = key.unsqueeze(1)
+        value = value.unsqueeze(1)
+        if key_padding_mask is not None:
+            key_padding_mask = key_padding_mask.unsqueeze(0)
+    tgt_len, bsz, embed_dim = query.shape
+    src_len, _, _ = key.shape
+    if key_padding_mask is not None:
+        _kpm_dtype = key_padding_mask.dtype
+        if _kpm_dtype != torch.bool and not torch.is_floating_point(key_padding_mask):
+            raise AssertionError("only bool and floating types of key_padding_mask are supported")
+    assert embed_dim == embed_dim_to_check, "was expecting embedding dimension of {}, but got {}".format(
+        embed_dim_to_check, embed_dim)
+    head_dim = embed_dim // num_heads
+    assert head_dim * num_heads == embed_dim, "embed_dim {} not divisible by num_heads {}".format(embed_dim, num_heads)
+    if use_separate_proj_weight:
+        assert key.shape[:2] == value.shape[:2], "key's sequence and batch dims {} do not match value's {}".format(
+            key.shape[:2], value.shape[:2])
+    else:
+        assert key.shape == value.shape, "key shape {} does not match value shape {}".format(key.shape, value.shape)
+    if not use_separate_proj_weight:
+        assert in_proj_weight is not None, "use_separate_proj_weight is False but in_proj_weight is None"
+        q, k, v = _in_projection_packed(query, key, value, in_proj_weight, in_proj_bias)
+    else:
+        assert q_proj_weight is not None, "use_separate_proj_weight is True but q_proj_weight is None"
+        assert k_proj_weight is not None, "use_separate_proj_weight is True but k_proj_weight is None"
+        assert v_proj_weight is not None, "use_separate_proj_weight is True but v_proj_weight is None"
+        if in_proj_bias is None:
+            b_q: Optional[Tensor] = None
+            b_k: Optional[Tensor] = None
+            b_v: Optional[Tensor] = None
+        else:
+            b_q, b_k, b_v = in_proj_bias.chunk(3)
+        q, k, v = _in_projection(query, key, value, q_proj_weight, k_proj_weight, v_proj_weight, b_q, b_k, b_v)
+    if attn_mask is not None:
+        if attn_mask.dtype == torch.uint8:
+            attn_mask = attn_mask.to(torch.bool)
+        else:
+            assert attn_mask.is_floating_point() or attn_mask.dtype == torch.bool, (
+                "Only float, byte, and bool types are supported for attn_mask, not {}".format(attn_mask.dtype))
+        if attn_mask.dim() == 2:
+            correct_2d_size = [tgt_len, src_len]
+            if attn_mask.shape != correct_2d_size:
+                raise RuntimeError("The shape of the 2D attn_mask is {}, but should be {}.".format(
+                    attn_mask.shape, (tgt_len, src_len)))
+            attn_mask = attn_mask.unsqueeze(0)
+        elif attn_mask.dim() == 3:
+            correct_3d_size = [bsz * num_heads, tgt_len, src_len]
+            if attn_mask.shape != correct_3d_size:
+                raise RuntimeError("The shape of the 3D attn_mask is {}, but should be {}.".format(
+                    attn_mask.shape, (bsz * num_heads, tgt_len, src_len)))
+        else:
+            raise RuntimeError("attn_mask's dimension {} is not supported".format(attn_mask.dim()))
+    if bias_k is not None and bias_v is not None:
+        assert static_k is None, "bias cannot be added to static key."
+        assert static_v is None, "bias cannot be added to static value."
+        k = torch.cat([k, bias_k.repeat(1, bsz, 1)])
+        v = torch.cat([v, bias_v.repeat(1, bsz, 1)])
+        if attn_mask is not None:
+            attn_mask = torch.constant_pad_nd(attn_mask, [0, 1])
+        if key_padding_mask is not None:
+            key_padding_mask = torch.constant_pad_nd(key_padding_mask, [0, 1])
+    else:
+        assert bias_k is None
+        assert bias_v is None
+    # heads become part of the batch: (bsz * num_heads, len, head_dim)
+    q = q.contiguous().view(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
+    if static_k is None:
+        k = k.contiguous().view(k.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
+    else:
+        assert static_k.size(0) == bsz * num_heads, "expecting static_k.size(0) of {}, but got {}".format(
+            bsz * num_heads, static_k.size(0))
+        assert static_k.size(2) == head_dim, "expecting static_k.size(2) of {}, but got {}".format(
+            head_dim, static_k.size(2))
+        k = static_k
+    if static_v is None:
+        v = v.contiguous().view(v.shape[0], bsz * num_heads, head_dim).transpose(0, 1)
+    else:
+        assert static_v.size(0) == bsz * num_heads, "expecting static_v.size(0) of {}, but got {}".format(
+            bsz * num_heads, static_v.size(0))
+        assert static_v.size(2) == head_dim, "expecting static_v.size(2) of {}, but got {}".format(
+            head_dim, static_v.size(2))
+        v = static_v
+    if add_zero_attn:
+        zero_attn_shape = [bsz * num_heads, 1, head_dim]
+        k = torch.cat([k, torch.zeros(zero_attn_shape, dtype=k.dtype, device=k.device)], dim=1)
+        v = torch.cat([v, torch.zeros(zero_attn_shape, dtype=v.dtype, device=v.device)], dim=1)
+        if attn_mask is not None:
+            attn_mask = torch.constant_pad_nd(attn_mask, [0, 1])
+        if key_padding_mask is not None:
+            key_padding_mask = torch.constant_pad_nd(key_padding_mask, [0, 1])
+    src_len = k.size(1)
+    if key_padding_mask is not None:
+        assert key_padding_mask.shape == [bsz, src_len], "expecting key_padding_mask shape of {}, but got {}".format(
+            (bsz, src_len), key_padding_mask.shape)
+        key_padding_mask = key_padding_mask.view(bsz, 1, 1, src_len).expand(-1, num_heads, -1, -1).reshape(
+            bsz * num_heads, 1, src_len)
+        if attn_mask is None:
+            attn_mask = key_padding_mask
+        elif attn_mask.dtype == torch.bool:
+            attn_mask = attn_mask.logical_or(key_padding_mask)
+        else:
+            attn_mask = attn_mask.masked_fill(key_padding_mask, float("-inf"))
+    if attn_mask is not None and attn_mask.dtype == torch.bool:
+        new_attn_mask = torch.zeros_like(attn_mask, dtype=q.dtype)
+        new_attn_mask.masked_fill_(attn_mask, float("-inf"))
+        attn_mask = new_attn_mask
+    if not training:
+        dropout_p = 0.0
+    B, Nt, E = q.shape
+    q_scaled = q / math.sqrt(E)
+    if attn_mask is not None:
+        attn_output_weights = torch.baddbmm(attn_mask, q_scaled, k.transpose(-2, -1))
+    else:
+        attn_output_weights = torch.bmm(q_scaled, k.transpose(-2, -1))
+    attn_output_weights = softmax(attn_output_weights, dim=-1)
+    if dropout_p > 0.0:
+        attn_output_weights = dropout(attn_output_weights, p=dropout_p)
+    attn_output = torch.bmm(attn_output_weights, v)
+    attn_output = attn_output.transpose(0, 1).contiguous().view(tgt_len * bsz, embed_dim)
+    attn_output = torch.linear(attn_output, out_proj_weight, out_proj_bias)
+    attn_output = attn_output.view(tgt_len, bsz, attn_output.size(1))
+    if need_weights:
+        attn_output_weights = attn_output_weights.view(bsz, num_heads, tgt_len, src_len)
+        if average_attn_weights:
+            attn_output_weights = attn_output_weights.sum(dim=1) / num_heads
+        if not is_batched:
+            attn_output = attn_output.squeeze(1)
+            attn_output_weights = attn_output_weights.squeeze(0)
+        return attn_output, attn_output_weights
+    else:
+        if not is_batched:
+            attn_output = attn_output.squeeze(1)
+        return attn_output, None
 
 
 def _get_enum(reduction: str) -> int:

@@ -55,6 +55,7 @@ __attribute__((weak)) void registerBucketizeOps(OperatorRegistry& r);   // bucke
 __attribute__((weak)) void registerHistogramOps(OperatorRegistry& r);   // histogram.cpp
 __attribute__((weak)) void registerDiffOps(OperatorRegistry& r);        // diff.cpp
 __attribute__((weak)) void registerIndexFillScatterOps(OperatorRegistry& r);  // index_fill_scatter.cpp
+__attribute__((weak)) void registerOpAliasOps(OperatorRegistry& r);     // op_aliases.cpp
 
 namespace {
 
@@ -75,7 +76,7 @@ OperatorRegistry* buildGlobal() {
       registerMathExtraOps,   registerReduceExtraOps, registerRandomOps,
       registerShapeListOps,   registerUpsampleAAOps,  registerLogspaceOps,  registerOutUpgradedOps,
       registerInplaceVariantOps, registerBucketizeOps, registerHistogramOps, registerDiffOps,
-      registerIndexFillScatterOps,
+      registerIndexFillScatterOps, registerOpAliasOps,
   };
   for (FamilyFn f : families)
     if (f) f(*r);

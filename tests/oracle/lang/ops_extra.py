@@ -436,3 +436,29 @@ def masked_scatter_forms(x: torch.Tensor, m: torch.Tensor) -> List[torch.Tensor]
 # case-raises: (torch.zeros(2, 3), torch.tensor([True, True, True]), torch.arange(6))
 def masked_scatter_errors(x: torch.Tensor, m: torch.Tensor, src: torch.Tensor) -> torch.Tensor:
     return x.masked_scatter(m, src)
+
+
+# Operator aliases (PyTorch's NormalizeOps map): torch.divide/multiply/subtract, arc* trigonometry, fix,
+# clip with tensor bounds, comparison names, moveaxis, special.*, in-place forms.
+# case: (torch.tensor([[0.5, -0.25, 0.9], [0.1, 0.7, -0.6]]), torch.tensor([[2.0, 1.5, -4.0], [0.3, 0.2, 2.0]]))
+def aliases(a: torch.Tensor, b: torch.Tensor) -> List[torch.Tensor]:
+    c = a.clone()
+    c.divide_(b)
+    c.multiply_(2)
+    c.subtract_(b, alpha=2)
+    d = a.clone()
+    d.arccos_()
+    e = a.clone()
+    e.fix_()
+    f = a.clone()
+    f.clip_(b - 1.0, b)
+    g = a.clone()
+    g.greater_(0.2)
+    h = a.clone()
+    h.swapaxes_(0, 1)
+    return [torch.divide(a, b), torch.divide(a, b, rounding_mode="floor"), torch.multiply(a, 3), torch.subtract(a, b),
+            torch.arccos(a), torch.arcsin(a), torch.arctan(a), torch.arctan2(a, b), torch.arcsinh(a), torch.arctanh(a),
+            torch.arccosh(b.abs() + 1.0), torch.fix(b), torch.clip(a, b - 1.0, b), torch.greater(a, b), torch.less(a, 0.1),
+            torch.greater_equal(a, b), torch.less_equal(a, b), torch.not_equal(a, a), torch.moveaxis(a, 0, 1),
+            torch.special.expit(a), torch.special.erf(a), torch.special.exp2(a), torch.special.logsumexp(a, [1]),
+            torch.row_stack([a, b]), torch.ger(a[0], b[0]), torch.linalg.matmul(a, b.t()), c, d, e, f, g, h]

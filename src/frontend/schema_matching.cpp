@@ -314,10 +314,10 @@ Value* materialize(const NamedValue& nv, const TypePtr& formal, const TypeEnv& e
 Value* tryMatchArgument(const Argument& schemaArg, Graph& graph, const SourceRange& loc, Value* value,
                         std::ostream* failures, const std::function<std::ostream&()>& err, bool allowConversions,
                         TypeEnv& env, const OperatorRegistry& registry) {
-  // ScalarType/Layout/MemoryFormat take ints, but only in the pass with conversions: PyTorch picks
-  // view(int[] size) over view.dtype(ScalarType) for `x.view(-1)`.
+  // ScalarType/Layout/MemoryFormat take ints in both passes, as PyTorch (x.to(other, memory_format=2) is
+  // to.other in the first pass); view.dtype is never matched (see tryMatchSchema).
   Argument arg = schemaArg;
-  if (allowConversions) arg.type = fakeType(schemaArg.type);
+  arg.type = fakeType(schemaArg.type);
   if (isIntOrFloatUsedAsList(value, arg)) {
     std::vector<Value*> repeated(static_cast<size_t>(*arg.N), value);
     value = createList(graph, loc, value->type(), repeated);
@@ -366,6 +366,9 @@ std::optional<MatchedSchema> tryMatchSchema(const FunctionSchema& schema, const 
                                             const std::vector<NamedValue>& kwargs,
                                             std::optional<NamedValue> self, std::ostream* failures,
                                             bool allowConversions, const OperatorRegistry& registry) {
+  // PyTorch's isBlockListedSchema: the JIT cannot tell x.view(1) from x.view(torch.int8) (ScalarType is an
+  // int), so aten::view.dtype is never matched and x.view(torch.int32) views as shape [3].
+  if (schema.name == "aten::view" && schema.overloadName == "dtype") return std::nullopt;
   auto err = [&]() -> std::ostream& {
     *failures << "\n" << schema.str() << ":\n";
     return *failures;

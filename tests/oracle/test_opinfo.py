@@ -31,8 +31,6 @@ ONLY = [s for s in os.environ.get("KINDLING_OPINFO_ONLY", "").split(",") if s]
 KNOWN_FAILURES = {
     "unique_consecutive": "PyTorch compiles torch.unique_consecutive from torch/functional.py (returns only the "
                           "requested tensors); Kindling binds aten::unique_consecutive directly, no dim= support",
-    "to": "Tensor.to(device_str, dtype, non_blocking, copy) binds a Scalar overload: 'Cannot input a tensor ...'",
-    "nn.functional.embedding_bag": "embedding_bag values differ on two samples (max_norm / padding_idx cases)",
 }
 TOL = {torch.float32: (1e-5, 1e-5), torch.float64: (1e-7, 1e-7)}
 WORKERS = int(os.environ.get("KINDLING_OPINFO_WORKERS", "3"))

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <unordered_map>
 
 #include "ops/advanced_index.h"
 #include "ops/kernel_args.h"
@@ -436,9 +437,9 @@ ScatterMode scatterReduceMode(const std::string& reduce) {
 
 /// scatter / scatter_add / scatter(reduce=): out[... index[i] ...] (=|+=|*=) src[i] along dim, with out a
 /// clone of self, or self itself for the in-place variants (inplace = true).
-Tensor scatterImpl(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, const Scalar* value,
-                   ScatterMode mode, bool inplace = false) {
-  const int64_t d = maybeWrapDim(dim, self.dim());
+/// ATen's scatter_meta_impl checks (index dtype and shape, self/src dtype and shape); src undefined for the
+/// Scalar value overloads.
+void scatterChecks(const Tensor& self, int64_t d, const Tensor& index, const Tensor& src, bool value) {
   if (index.numel() != 0)
     KD_CHECK(index.dtype() == ScalarType::Long, "scatter(): Expected dtype int64 for index");
   if (!value) KD_CHECK(self.dtype() == src.dtype(), "scatter(): Expected self.dtype to be equal to src.dtype");
@@ -452,6 +453,12 @@ Tensor scatterImpl(const Tensor& self, int64_t dim, const Tensor& index, const T
                "Expected index {} to be smaller than self {} apart from dimension {} and to be smaller size than src {}",
                index.sizesStr(), self.sizesStr(), d, src.sizesStr());
   }
+}
+
+Tensor scatterImpl(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, const Scalar* value,
+                   ScatterMode mode, bool inplace = false) {
+  const int64_t d = maybeWrapDim(dim, self.dim());
+  scatterChecks(self, d, index, src, value != nullptr);
   Tensor out = inplace ? self : self.clone();
   if (index.numel() == 0) return out;
   const Tensor idx = index.contiguous();
@@ -488,6 +495,95 @@ Tensor scatterImpl(const Tensor& self, int64_t dim, const Tensor& index, const T
   });
   return out;
 }
+/// scatter_reduce(self, dim, index, src, reduce, include_self) (ATen's scatter_reduce.two): out = self (or, when
+/// not include_self, self with the scattered-to positions reset to the reduction's identity), then each
+/// src[i] combined into out[... index[i] ...] by sum / prod / mean / amax / amin (NaN wins amax/amin); mean
+/// divides by the number of contributions (self counted when included; floor division for integers).
+Tensor scatterReduceTwo(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                        const std::string& reduce, bool includeSelf, bool inplace) {
+  const int64_t d = maybeWrapDim(dim, self.dim());
+  scatterChecks(self, d, index, src, false);
+  enum { Sum, Prod, Mean, Max, Min } op;
+  if (reduce == "sum") op = Sum;
+  else if (reduce == "prod") op = Prod;
+  else if (reduce == "mean") op = Mean;
+  else if (reduce == "amax") op = Max;
+  else if (reduce == "amin") op = Min;
+  else throw RuntimeError(fmt::format("reduce argument must be either sum, prod, mean, amax or amin, got {}", reduce));
+  Tensor out = inplace ? self : self.clone();
+  if (index.numel() == 0) return out;
+  const Tensor idx = index.contiguous();
+  const int64_t nd = index.dim();
+  const int64_t limit = self.dim() == 0 ? 1 : self.sizes()[d];
+  // out element offsets of every index element, checked, in index order
+  std::vector<int64_t> dst(static_cast<size_t>(idx.numel())), srcOff(dst.size());
+  IntArray pos(nd, 0);
+  for (int64_t e = 0; e < idx.numel(); ++e) {
+    const int64_t v = idx.data_ptr<int64_t>()[e];
+    KD_CHECK_INDEX(v >= -limit && v < limit, "index {} is out of bounds for dimension {} with size {}", v, d, limit);
+    int64_t o = 0, so = 0;
+    for (int64_t k = 0; k < nd; ++k) {
+      o += (k == d ? (v < 0 ? v + limit : v) : pos[k]) * out.strides()[k];
+      so += pos[k] * src.strides()[k];
+    }
+    dst[e] = o;
+    srcOff[e] = so;
+    for (int64_t k = nd - 1; k >= 0; --k) {
+      if (++pos[k] < index.sizes()[k]) break;
+      pos[k] = 0;
+    }
+  }
+  dispatchLoopTypes(self.dtype(), "scatter_reduce_two_cpu", [&](auto tag) {
+    using T = decltype(tag);
+    T* O = out.data_ptr<T>();
+    const T* S = src.data_ptr<T>();
+    if (!includeSelf) {
+      T init{};
+      if (op == Prod) init = T(1);
+      if (op == Max) init = std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
+                                                                 : std::numeric_limits<T>::lowest();
+      if (op == Min) init = std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity()
+                                                                 : std::numeric_limits<T>::max();
+      for (int64_t o : dst) O[o] = init;
+    }
+    std::unordered_map<int64_t, int64_t> count;  // contributions per scattered-to offset (mean)
+    for (size_t e = 0; e < dst.size(); ++e) {
+      T& y = O[dst[e]];
+      const T x = S[srcOff[e]];
+      if constexpr (std::is_same_v<T, bool>) {
+        if (op == Sum || op == Mean || op == Max) y = y || x;
+        else y = y && x;
+      } else {
+        bool xNan = false;
+        if constexpr (std::is_floating_point_v<T>) xNan = std::isnan(x);
+        switch (op) {
+          case Sum: case Mean: y = static_cast<T>(y + x); break;
+          case Prod: y = static_cast<T>(y * x); break;
+          case Max: y = xNan ? x : std::max(y, x); break;
+          case Min: y = xNan ? x : std::min(y, x); break;
+        }
+      }
+      if (op == Mean) ++count[dst[e]];
+    }
+    // untouched positions divide by 1; scattered ones by their contributions (+1 for self when included)
+    for (const auto& [o, n] : count) {
+      const int64_t c = n + (includeSelf ? 1 : 0);
+      if constexpr (std::is_floating_point_v<T>) {
+        O[o] = O[o] / static_cast<T>(c);
+      } else if constexpr (!std::is_same_v<T, bool>) {
+        const T q = static_cast<T>(O[o] / c);
+        O[o] = (O[o] % c != 0 && (O[o] < 0)) ? static_cast<T>(q - 1) : q;
+      }
+    }
+  });
+  return out;
+}
+template <bool Inplace>
+void scatterReduceTwoK(Stack& s) {
+  Args a(s, 6);
+  a.ret(scatterReduceTwo(a.tensor(0), a.toInt(1), a.tensor(2), a.tensor(3), a[4].toStringRef(), a.toBool(5), Inplace));
+}
+
 // Kernels of scatter.src / .value / .reduce / .value_reduce, scatter_add and their in-place forms:
 // (self, dim, index, src|value[, reduce]).
 template <bool Value, bool Inplace>
@@ -542,6 +638,8 @@ void registerIndexOps(OperatorRegistry& r) {
   r.add("aten::scatter_.value_reduce(Tensor(a!) self, int dim, Tensor index, Scalar value, *, str reduce) -> Tensor(a!)", scatterReduceK<true, true>);
   r.add("aten::scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor", scatterAddK<false>);
   r.add("aten::scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)", scatterAddK<true>);
+  r.add("aten::scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor", scatterReduceTwoK<false>);
+  r.add("aten::scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!)", scatterReduceTwoK<true>);
   r.add("aten::tril(Tensor self, int diagonal=0) -> Tensor", trilTriu<true>);
   r.add("aten::triu(Tensor self, int diagonal=0) -> Tensor", trilTriu<false>);
 }

@@ -2,7 +2,7 @@
 // TensorShape.cpp and friends): ravel, broadcast_to, fliplr/flipud, rot90, tile, atleast_{1,2,3}d,
 // column_stack, dstack, tensor_split / hsplit / vsplit / dsplit, narrow_copy, select/slice/diagonal_scatter,
 // diag_embed, unfold (the Tensor method: sliding windows as a view), sum_to_size, repeat_interleave,
-// tril_indices / triu_indices, kron, cartesian_prod, block_diag, fill. Each follows ATen's composition
+// tril_indices / triu_indices, kron, cartesian_prod, block_diag, fill, conj / resolve_conj / resolve_neg / real. Each follows ATen's composition
 // step by step (so values are those of the composed operators) with ATen's argument checks and messages.
 #include <algorithm>
 #include <cstdlib>
@@ -452,6 +452,10 @@ void fillK(Stack& s) {
   a.ret(out);
 }
 
+// conj / conj_physical / resolve_conj / resolve_neg / real of a real tensor: the tensor itself (Kindling
+// has no complex dtypes, so there is no conjugate or negative bit to resolve)
+void selfK(Stack& s) { Args a(s, 1); a.ret(a.tensor(0)); }
+
 }  // namespace
 
 void registerShapeExtraOps(OperatorRegistry& r) {
@@ -495,6 +499,12 @@ void registerShapeExtraOps(OperatorRegistry& r) {
   r.add("aten::block_diag(Tensor[] tensors) -> Tensor", blockDiagK);
   r.add("aten::fill.Scalar(Tensor self, Scalar value) -> Tensor", fillK<false>);
   r.add("aten::fill.Tensor(Tensor self, Tensor value) -> Tensor", fillK<true>);
+  r.add("aten::conj(Tensor(a) self) -> Tensor(a)", selfK);
+  r.add("aten::conj_physical(Tensor self) -> Tensor", selfK);
+  r.add("aten::conj_physical_(Tensor(a!) self) -> Tensor(a!)", selfK);
+  r.add("aten::resolve_conj(Tensor(a) self) -> Tensor(a)", selfK);
+  r.add("aten::resolve_neg(Tensor(a) self) -> Tensor(a)", selfK);
+  r.add("aten::real(Tensor(a) self) -> Tensor(a)", selfK);
 }
 
 }  // namespace kindling

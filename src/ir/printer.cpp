@@ -13,43 +13,6 @@
 namespace kindling {
 
 
-std::string graphQuotedString(const std::string& s) {
-  // As c10::printQuotedString: the escapes below, printable ASCII as is, anything else as a 3-digit octal
-  // escape computed on the (signed) char exactly as c10 computes it, so bytes >= 0x80 print as PyTorch
-  // prints them (e.g. "\xc3" -> "\\0)+").
-  std::string out = "\"";
-  for (char ch : s) {
-    switch (ch) {
-      case '\\': out += "\\\\"; break;
-      case '\'': out += "\\'"; break;
-      case '"': out += "\\\""; break;
-      case '\a': out += "\\a"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\v': out += "\\v"; break;
-      default:
-        if (ch > 0x1f && ch < 0x7f) {
-          out += ch;
-        } else {
-          int c = static_cast<signed char>(ch);
-          char buf[4] = "000";
-          buf[2] = static_cast<char>(buf[2] + c % 8);
-          c /= 8;
-          buf[1] = static_cast<char>(buf[1] + c % 8);
-          c /= 8;
-          buf[0] = static_cast<char>(buf[0] + c);
-          out += "\\";
-          out += buf;
-        }
-    }
-  }
-  out += "\"";
-  return out;
-}
-
 static std::string shortDouble(double d) {
   std::ostringstream ss;
   ss << d;  // ostream default: 6 significant digits, as at::Tensor printing of a boxed scalar
@@ -83,7 +46,7 @@ std::string graphValueString(const IValue& v) {
     case IValue::Tag::Int: return std::to_string(v.toInt());
     case IValue::Tag::Double: return graphFloatStr(v.toDouble());
     case IValue::Tag::Bool: return v.toBool() ? "True" : "False";
-    case IValue::Tag::String: return graphQuotedString(v.toStringRef());
+    case IValue::Tag::String: return quotedString(v.toStringRef());
     case IValue::Tag::Device: return v.toDevice().str();
     case IValue::Tag::Tensor: return tensorAttrString(v.toTensor());
     case IValue::Tag::Tuple: {
@@ -130,7 +93,7 @@ static std::string attrValueString(const Node* n, const std::string& name) {
   }
   const IValue& v = n->ival(name);
   if (v.isBool()) return v.toBool() ? "1" : "0";
-  if (v.isDevice()) return graphQuotedString(v.toDevice().str());
+  if (v.isDevice()) return quotedString(v.toDevice().str());
   return graphValueString(v);
 }
 

@@ -20,6 +20,7 @@
 #include <string>
 
 #include "core/ivalue.h"
+#include "core/quoted_string.h"
 
 namespace kindling {
 
@@ -28,8 +29,6 @@ class Node;
 /// An IValue as c10's operator<< prints it inside graph attributes: 1, 2.5, 1., "abc", [1, 2], (1, "a"),
 /// True, None, {"a": 1}.
 std::string graphValueString(const IValue& v);
-/// A string quoted as c10::printQuotedString: "a\"b\n".
-std::string graphQuotedString(const std::string& s);
 /// One node (and its blocks) as it appears in a graph listing, at the given indent (in spaces).
 std::string nodeToString(const Node* n, size_t indent = 0, bool printSourceLocations = true);
 

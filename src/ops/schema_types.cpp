@@ -76,28 +76,8 @@ std::string typeStr(const TypePtr& t) {
     return s;
   };
   switch (t->kind()) {
-    case TypeKind::Any: return "Any";
-    case TypeKind::Tensor: return "Tensor";
-    case TypeKind::Int: return "int";
-    case TypeKind::Float: return "float";
-    case TypeKind::Complex: return "complex";
-    case TypeKind::Bool: return "bool";
-    case TypeKind::Str: return "str";
-    case TypeKind::None: return "NoneType";
-    case TypeKind::Number: return "Scalar";
-    case TypeKind::Device: return "Device";
-    case TypeKind::Layout: return "Layout";
-    case TypeKind::ScalarTypeK: return "ScalarType";
-    case TypeKind::MemoryFormat: return "MemoryFormat";
-    case TypeKind::Generator: return "Generator";
-    case TypeKind::Storage: return "Storage";
-    case TypeKind::Stream: return "Stream";
-    case TypeKind::Capsule: return "Capsule";
-    case TypeKind::QScheme: return "QScheme";
     case TypeKind::AnyList: return "AnyListType";
     case TypeKind::AnyTuple: return "AnyTupleType";
-    case TypeKind::AnyClass: return "AnyClassType";
-    case TypeKind::AnyEnum: return "AnyEnumType";
     case TypeKind::List: return typeStr(t->cast<ListType>()->elementType()) + "[]";
     case TypeKind::Optional: return typeStr(t->cast<OptionalType>()->elementType()) + "?";
     case TypeKind::Dict: return wrap("Dict(", join(t->containedTypes()));
@@ -105,40 +85,9 @@ std::string typeStr(const TypePtr& t) {
     case TypeKind::Union: return wrap("Union(", join(t->containedTypes()));
     case TypeKind::Future: return wrap("Future(", typeStr(t->cast<FutureType>()->elementType()));
     case TypeKind::Var: return t->cast<VarType>()->name();
-    default: return t->str();  // classes, enums, interfaces: qualified name
+    default: return t->str();  // scalar kinds as Type::str(); classes, enums, interfaces: qualified name
   }
 }
-
-std::string quotedString(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '\\': out += "\\\\"; break;
-      case '\'': out += "\\'"; break;
-      case '"': out += "\\\""; break;
-      case '\a': out += "\\a"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\v': out += "\\v"; break;
-      default: {
-        unsigned char u = static_cast<unsigned char>(c);
-        if (u >= 0x20 && u < 0x7f) {
-          out += c;
-        } else {  // octal escape, as c10
-          char buf[5];
-          std::snprintf(buf, sizeof buf, "\\%03o", u);
-          out += buf;
-        }
-      }
-    }
-  }
-  out += '"';
-  return out;
-}
-
 
 std::string valueStr(const IValue& v) {
   switch (v.tag()) {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/ivalue.h"
+#include "core/quoted_string.h"
 #include "core/type.h"
 
 namespace kindling {
@@ -27,8 +28,6 @@ std::string typeStr(const TypePtr& t);
 /// A default value in schema spelling (c10's IValue printer): 1, 1., 1.0000000000000001e-05, True, None,
 /// "str" (quoted and escaped), [0, 1].
 std::string valueStr(const IValue& v);
-/// A string literal as c10::printQuotedString writes it: "a\"b\n".
-std::string quotedString(const std::string& s);
 
 }  // namespace schema_types
 }  // namespace kindling

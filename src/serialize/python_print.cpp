@@ -121,8 +121,8 @@ void printConstantTo(std::string& out, const IValue& v, std::vector<IValue>* tab
     case IValue::Tag::Int: out += std::to_string(v.toInt()); return;
     case IValue::Tag::Double: out += graphFloatStr(v.toDouble()); return;
     case IValue::Tag::Bool: out += v.toBool() ? "True" : "False"; return;
-    case IValue::Tag::String: out += graphQuotedString(v.toStringRef()); return;
-    case IValue::Tag::Device: out += "torch.device(" + graphQuotedString(v.toDevice().str()) + ")"; return;
+    case IValue::Tag::String: out += quotedString(v.toStringRef()); return;
+    case IValue::Tag::Device: out += "torch.device(" + quotedString(v.toDevice().str()) + ")"; return;
     case IValue::Tag::Tuple: {
       const auto& tv = v.toTupleRef();
       if (tv.type) {
@@ -860,7 +860,7 @@ class PythonPrinterImpl {
     if (k == prim::GetAttr) {
       const std::string& field = n->s("name");
       if (isValidIdentifier(field)) return useOf(n->input(0)) + "." + field;
-      return "getattr(" + useOf(n->input(0)) + ", " + graphQuotedString(field) + ")";
+      return "getattr(" + useOf(n->input(0)) + ", " + quotedString(field) + ")";
     }
     if (k == prim::CallFunction) {
       std::string s = useOf(n->input(0)) + "(";

@@ -18,7 +18,7 @@ using testing::canonicalNumbers;
 using testing::readDataFile;
 
 TEST(PrinterTest, ValuesAndStrings) {
-  EXPECT_EQ(graphQuotedString("a\"b\n"), "\"a\\\"b\\n\"");
+  EXPECT_EQ(quotedString("a\"b\n"), "\"a\\\"b\\n\"");
   EXPECT_EQ(graphValueString(makeTuple({IValue(int64_t(1)), IValue(2.0), IValue("s")})), "(1, 2., \"s\")");
   EXPECT_EQ(graphValueString(makeTuple({IValue(int64_t(1))})), "(1,)");
   EXPECT_EQ(graphValueString(makeIntList({1, 2})), "[1, 2]");

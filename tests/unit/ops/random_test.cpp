@@ -18,6 +18,8 @@ const OperatorRegistry& randomRegistry() {
   return *r;
 }
 
+TEST(RandomKernels, EvalDropoutMatchesPyTorch) { testing::runKernelFamily("random", randomRegistry()); }
+
 void seed(int64_t s) {
   Stack st{IValue(s)};
   randomRegistry().find("aten::manual_seed")->fn(st);

@@ -984,6 +984,99 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
     return torch.cross_entropy_loss(input, target, weight, _get_enum(reduction), ignore_index, label_smoothing)
 
 
+def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float = 1.0, weight: Optional[Tensor] = None,
+                      size_average: Optional[bool] = None, reduce: Optional[bool] = None,
+                      reduction: str = "mean") -> Tensor:
+    if size_average is not None or reduce is not None:
+        reduction_enum = _get_enum(_legacy_reduction(size_average, reduce))
+    else:
+        reduction_enum = _get_enum(reduction)
+    if p != 1 and p != 2:
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None:
+        if weight.dim() != 1:
+            raise ValueError("weight must be one-dimensional")
+    return torch.multi_margin_loss(input, target, p, margin, weight, reduction_enum)
+
+
+def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None,
+                           reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
+    if size_average is not None or reduce is not None:
+        reduction_enum = _get_enum(_legacy_reduction(size_average, reduce))
+    else:
+        reduction_enum = _get_enum(reduction)
+    return torch.multilabel_margin_loss(input, target, reduction_enum)
+
+
+def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0, p: float = 2,
+                        eps: float = 1e-6, swap: bool = False, size_average: Optional[bool] = None,
+                        reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
+    if size_average is not None or reduce is not None:
+        reduction_enum = _get_enum(_legacy_reduction(size_average, reduce))
+    else:
+        reduction_enum = _get_enum(reduction)
+    return torch.triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, reduction_enum)
+
+
+def _unpool_output_size(input: Tensor, kernel_size: List[int], stride: List[int], padding: List[int],
+                        output_size: Optional[List[int]]) -> List[int]:
+    # the default output size of max_unpool, or the requested one checked against it (within one stride)
+    input_size = input.size()
+    default_size = torch.jit.annotate(List[int], [])
+    for d in range(len(kernel_size)):
+        default_size.append((input_size[-len(kernel_size) + d] - 1) * stride[d] + kernel_size[d] - 2 * padding[d])
+    if output_size is None:
+        ret = default_size
+    else:
+        if len(output_size) == len(kernel_size) + 2:
+            output_size = output_size[2:]
+        if len(output_size) != len(kernel_size):
+            raise ValueError("output_size should be a sequence containing {} or {} elements, but it has a length of "
+                             "'{}'".format(len(kernel_size), len(kernel_size) + 2, len(output_size)))
+        for d in range(len(kernel_size)):
+            min_size = default_size[d] - stride[d]
+            max_size = default_size[d] + stride[d]
+            if not (min_size < output_size[d] and output_size[d] < max_size):
+                raise ValueError('invalid output_size "{}" (dim {} must be between {} and {})'.format(
+                    output_size, d, min_size, max_size))
+        ret = output_size
+    return ret
+
+
+def max_unpool1d(input: Tensor, indices: Tensor, kernel_size: BroadcastingList1[int],
+                 stride: Optional[BroadcastingList1[int]] = None, padding: BroadcastingList1[int] = 0,
+                 output_size: Optional[BroadcastingList1[int]] = None) -> Tensor:
+    if stride is not None:
+        _stride = stride
+    else:
+        _stride = kernel_size
+    output_size = _unpool_output_size(input, kernel_size, _stride, padding, output_size)
+    output_size = output_size + [1]
+    return torch.max_unpool2d(input.unsqueeze(-1), indices.unsqueeze(-1), output_size).squeeze(-1)
+
+
+def max_unpool2d(input: Tensor, indices: Tensor, kernel_size: BroadcastingList2[int],
+                 stride: Optional[BroadcastingList2[int]] = None, padding: BroadcastingList2[int] = 0,
+                 output_size: Optional[BroadcastingList2[int]] = None) -> Tensor:
+    if stride is not None:
+        _stride = stride
+    else:
+        _stride = kernel_size
+    output_size = _unpool_output_size(input, kernel_size, _stride, padding, output_size)
+    return torch.max_unpool2d(input, indices, output_size)
+
+
+def max_unpool3d(input: Tensor, indices: Tensor, kernel_size: BroadcastingList3[int],
+                 stride: Optional[BroadcastingList3[int]] = None, padding: BroadcastingList3[int] = 0,
+                 output_size: Optional[BroadcastingList3[int]] = None) -> Tensor:
+    if stride is not None:
+        _stride = stride
+    else:
+        _stride = kernel_size
+    output_size = _unpool_output_size(input, kernel_size, _stride, padding, output_size)
+    return torch.max_unpool3d(input, indices, output_size, _stride, padding)
+
+
 def soft_margin_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None,
                      reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:

@@ -46,6 +46,7 @@ __attribute__((weak)) void registerCdistOps(OperatorRegistry& r);        // cdis
 __attribute__((weak)) void registerUniqueDimOps(OperatorRegistry& r);    // unique_dim.cpp
 __attribute__((weak)) void registerGridSampleOps(OperatorRegistry& r);   // grid_sample.cpp
 __attribute__((weak)) void registerIm2colOps(OperatorRegistry& r);       // im2col.cpp
+__attribute__((weak)) void registerMarginLossOps(OperatorRegistry& r);   // margin_losses.cpp
 __attribute__((weak)) void registerShapeListOps(OperatorRegistry& r);   // shape_lists.cpp
 __attribute__((weak)) void registerUpsampleAAOps(OperatorRegistry& r);  // upsample_aa.cpp
 __attribute__((weak)) void registerLogspaceOps(OperatorRegistry& r);    // logspace.cpp
@@ -72,7 +73,7 @@ OperatorRegistry* buildGlobal() {
       registerFutureOps,      registerOutOps,        registerShapeExtraOps, registerIndexExtraOps,
       registerLossOps,        registerBroadcastOps,
       registerNormVariantOps, registerTensordotOps,   registerCdistOps,     registerUniqueDimOps,
-      registerGridSampleOps,  registerIm2colOps,
+      registerGridSampleOps,  registerIm2colOps,      registerMarginLossOps,
       registerMathExtraOps,   registerReduceExtraOps, registerRandomOps,
       registerShapeListOps,   registerUpsampleAAOps,  registerLogspaceOps,  registerOutUpgradedOps,
       registerInplaceVariantOps, registerBucketizeOps, registerHistogramOps, registerDiffOps,

@@ -436,7 +436,16 @@ std::pair<Tensor, Tensor> pickAlong(const char* op, const Tensor& self, int64_t 
           continue;
         }
       }
-      sortRow(X + o * r.L, r.L, row);
+      if (how == Pick::Mode) {
+        // ATen's mode kernel: std::sort (unstable) of the (value, index) pairs by value with operator<; the
+        // result is the last pair of the first longest run, so its index among ties is std::sort's
+        const T* x = X + o * r.L;
+        row.resize(static_cast<size_t>(r.L));
+        for (int64_t i = 0; i < r.L; ++i) row[i] = {x[i], i};
+        std::sort(row.begin(), row.end(), [](const auto& p, const auto& q) { return p.first < q.first; });
+      } else {
+        sortRow(X + o * r.L, r.L, row);
+      }
       size_t pick = 0;
       if (how == Pick::Kth) {
         pick = static_cast<size_t>(k - 1);

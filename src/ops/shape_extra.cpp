@@ -10,6 +10,7 @@
 #include "ops/kernel_args.h"
 #include "ops/op_call.h"
 #include "ops/operator.h"
+#include "ops/out_variant.h"
 #include "tensor/type_promotion.h"
 
 namespace kindling {
@@ -456,6 +457,30 @@ void fillK(Stack& s) {
 // has no complex dtypes, so there is no conjugate or negative bit to resolve)
 void selfK(Stack& s) { Args a(s, 1); a.ret(a.tensor(0)); }
 
+// resize_(size) / resize_as_(template): ATen's resize_: a different shape makes self contiguous of that shape
+// at its storage offset (storage grown when too small; new elements uninitialized); the same shape keeps
+// self as is. Only the contiguous / preserve memory formats are supported.
+void checkResizeFormat(const IValue& v) {
+  KD_CHECK(v.isNone() || v.toInt() == 0 || v.toInt() == 1,
+           "Kindling's resize_ supports only torch.contiguous_format / torch.preserve_format");
+}
+void resizeK(Stack& s) {
+  Args a(s, 3);
+  checkResizeFormat(a[2]);
+  const Tensor self = a.tensor(0);
+  const IntArray size = a.intList(1);
+  for (int64_t v : size) KD_CHECK(v >= 0, "Trying to create tensor with negative dimension {}: {}", v, self.sizesStr());
+  resizeOutput(self, size);
+  a.ret(self);
+}
+void resizeAsK(Stack& s) {
+  Args a(s, 3);
+  checkResizeFormat(a[2]);
+  const Tensor self = a.tensor(0);
+  resizeOutput(self, a.tensor(1).sizes());
+  a.ret(self);
+}
+
 }  // namespace
 
 void registerShapeExtraOps(OperatorRegistry& r) {
@@ -505,6 +530,8 @@ void registerShapeExtraOps(OperatorRegistry& r) {
   r.add("aten::resolve_conj(Tensor(a) self) -> Tensor(a)", selfK);
   r.add("aten::resolve_neg(Tensor(a) self) -> Tensor(a)", selfK);
   r.add("aten::real(Tensor(a) self) -> Tensor(a)", selfK);
+  r.add("aten::resize_(Tensor(a!) self, SymInt[] size, *, MemoryFormat? memory_format=None) -> Tensor(a!)", resizeK);
+  r.add("aten::resize_as_(Tensor(a!) self, Tensor the_template, *, MemoryFormat? memory_format=None) -> Tensor(a!)", resizeAsK);
 }
 
 }  // namespace kindling

@@ -29,8 +29,6 @@ ONLY = [s for s in os.environ.get("KINDLING_OPINFO_ONLY", "").split(",") if s]
 # OpInfos with samples Kindling is known to get wrong (the bugs and gaps they show, one line each).
 # Strict: a listed OpInfo whose run has no failing sample fails the test until it is removed from here.
 KNOWN_FAILURES = {
-    "unique_consecutive": "PyTorch compiles torch.unique_consecutive from torch/functional.py (returns only the "
-                          "requested tensors); Kindling binds aten::unique_consecutive directly, no dim= support",
 }
 TOL = {torch.float32: (1e-5, 1e-5), torch.float64: (1e-7, 1e-7)}
 WORKERS = int(os.environ.get("KINDLING_OPINFO_WORKERS", "3"))

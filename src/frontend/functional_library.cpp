@@ -984,6 +984,12 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None
     return torch.cross_entropy_loss(input, target, weight, _get_enum(reduction), ignore_index, label_smoothing)
 
 
+def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths: Tensor, target_lengths: Tensor, blank: int = 0,
+             reduction: str = "mean", zero_infinity: bool = False) -> Tensor:
+    return torch.ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, _get_enum(reduction),
+                          zero_infinity)
+
+
 def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float = 1.0, weight: Optional[Tensor] = None,
                       size_average: Optional[bool] = None, reduce: Optional[bool] = None,
                       reduction: str = "mean") -> Tensor:

@@ -48,6 +48,7 @@ __attribute__((weak)) void registerUniqueDimOps(OperatorRegistry& r);    // uniq
 __attribute__((weak)) void registerGridSampleOps(OperatorRegistry& r);   // grid_sample.cpp
 __attribute__((weak)) void registerIm2colOps(OperatorRegistry& r);       // im2col.cpp
 __attribute__((weak)) void registerMarginLossOps(OperatorRegistry& r);   // margin_losses.cpp
+__attribute__((weak)) void registerCtcLossOps(OperatorRegistry& r);      // ctc_loss.cpp
 __attribute__((weak)) void registerShapeListOps(OperatorRegistry& r);   // shape_lists.cpp
 __attribute__((weak)) void registerUpsampleAAOps(OperatorRegistry& r);  // upsample_aa.cpp
 __attribute__((weak)) void registerLogspaceOps(OperatorRegistry& r);    // logspace.cpp
@@ -75,7 +76,7 @@ OperatorRegistry* buildGlobal() {
       registerTrapezoidOps,
       registerLossOps,        registerBroadcastOps,
       registerNormVariantOps, registerTensordotOps,   registerCdistOps,     registerUniqueDimOps,
-      registerGridSampleOps,  registerIm2colOps,      registerMarginLossOps,
+      registerGridSampleOps,  registerIm2colOps,      registerMarginLossOps, registerCtcLossOps,
       registerMathExtraOps,   registerReduceExtraOps, registerRandomOps,
       registerShapeListOps,   registerUpsampleAAOps,  registerLogspaceOps,  registerOutUpgradedOps,
       registerInplaceVariantOps, registerBucketizeOps, registerHistogramOps, registerDiffOps,

@@ -39,6 +39,7 @@ __attribute__((weak)) void registerOutOps(OperatorRegistry& r);        // out_op
 __attribute__((weak)) void registerShapeExtraOps(OperatorRegistry& r); // shape_extra.cpp
 __attribute__((weak)) void registerIndexExtraOps(OperatorRegistry& r); // index_extra.cpp
 __attribute__((weak)) void registerTrapezoidOps(OperatorRegistry& r);  // trapezoid.cpp
+__attribute__((weak)) void registerAddmvAddrOps(OperatorRegistry& r);  // addmv_addr.cpp
 __attribute__((weak)) void registerLossOps(OperatorRegistry& r);       // loss.cpp
 __attribute__((weak)) void registerBroadcastOps(OperatorRegistry& r);  // broadcast.cpp
 __attribute__((weak)) void registerNormVariantOps(OperatorRegistry& r);  // norm_variants.cpp
@@ -73,7 +74,7 @@ OperatorRegistry* buildGlobal() {
       registerPrimStringOps,  registerPrimDictOps,   registerTensorPrimOps,
       registerRnnOps,         registerTorchvisionOps, registerAttentionOps,
       registerFutureOps,      registerOutOps,        registerShapeExtraOps, registerIndexExtraOps,
-      registerTrapezoidOps,
+      registerTrapezoidOps,   registerAddmvAddrOps,
       registerLossOps,        registerBroadcastOps,
       registerNormVariantOps, registerTensordotOps,   registerCdistOps,     registerUniqueDimOps,
       registerGridSampleOps,  registerIm2colOps,      registerMarginLossOps, registerCtcLossOps,

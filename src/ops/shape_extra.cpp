@@ -2,7 +2,8 @@
 // TensorShape.cpp and friends): ravel, broadcast_to, fliplr/flipud, rot90, tile, atleast_{1,2,3}d,
 // column_stack, dstack, tensor_split / hsplit / vsplit / dsplit, narrow_copy, select/slice/diagonal_scatter,
 // diag_embed, unfold (the Tensor method: sliding windows as a view), sum_to_size, repeat_interleave,
-// tril_indices / triu_indices, kron, cartesian_prod, block_diag, fill, conj / resolve_conj / resolve_neg / real. Each follows ATen's composition
+// tril_indices / triu_indices, kron, cartesian_prod, block_diag, fill, conj / resolve_conj / resolve_neg / real,
+// resize_ / resize_as_, as_strided, empty_strided / new_empty_strided. Each follows ATen's composition
 // step by step (so values are those of the composed operators) with ATen's argument checks and messages.
 #include <algorithm>
 #include <cstdlib>
@@ -481,6 +482,39 @@ void resizeAsK(Stack& s) {
   a.ret(self);
 }
 
+// as_strided(size, stride, storage_offset=None): a view of self's storage (offset: self's when None), bounds
+// checked as ATen's setStrided
+void asStridedK(Stack& s) {
+  Args a(s, 4);
+  const Tensor self = a.tensor(0);
+  const auto offset = a.optInt(3);
+  a.ret(self.as_strided(a.intList(1), a.intList(2), offset ? *offset : self.storage_offset()));
+}
+
+// empty_strided / new_empty_strided: uninitialized memory with the given sizes and strides
+void checkStridedArgs(const IntArray& size, const IntArray& stride, const IValue& layout, const IValue& device) {
+  KD_CHECK(size.size() == stride.size(), "mismatch in length of strides and shape");
+  KD_CHECK(layout.isNone() || layout.toInt() == 0, "Kindling supports only the strided layout");
+  if (!device.isNone()) {
+    const Device d = device.isString() ? Device::parse(device.toStringRef()) : device.toDevice();
+    KD_CHECK(d.type == DeviceType::CPU, "Kindling runs on CPU only; cannot create a tensor on device '{}'", d.str());
+  }
+}
+void emptyStridedK(Stack& s) {
+  Args a(s, 6);
+  const IntArray size = a.intList(0), stride = a.intList(1);
+  checkStridedArgs(size, stride, a[3], a[4]);
+  const ScalarType dt = a.optDtype(2) == ScalarType::Undefined ? ScalarType::Float : a.optDtype(2);
+  a.ret(Tensor::emptyStrided(size, stride, dt));
+}
+void newEmptyStridedK(Stack& s) {
+  Args a(s, 7);
+  const IntArray size = a.intList(1), stride = a.intList(2);
+  checkStridedArgs(size, stride, a[4], a[5]);
+  const ScalarType dt = a.optDtype(3) == ScalarType::Undefined ? a.tensor(0).dtype() : a.optDtype(3);
+  a.ret(Tensor::emptyStrided(size, stride, dt));
+}
+
 }  // namespace
 
 void registerShapeExtraOps(OperatorRegistry& r) {
@@ -530,6 +564,9 @@ void registerShapeExtraOps(OperatorRegistry& r) {
   r.add("aten::resolve_conj(Tensor(a) self) -> Tensor(a)", selfK);
   r.add("aten::resolve_neg(Tensor(a) self) -> Tensor(a)", selfK);
   r.add("aten::real(Tensor(a) self) -> Tensor(a)", selfK);
+  r.add("aten::as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)", asStridedK);
+  r.add("aten::empty_strided(SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", emptyStridedK);
+  r.add("aten::new_empty_strided(Tensor self, SymInt[] size, SymInt[] stride, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", newEmptyStridedK);
   r.add("aten::resize_(Tensor(a!) self, SymInt[] size, *, MemoryFormat? memory_format=None) -> Tensor(a!)", resizeK);
   r.add("aten::resize_as_(Tensor(a!) self, Tensor the_template, *, MemoryFormat? memory_format=None) -> Tensor(a!)", resizeAsK);
 }

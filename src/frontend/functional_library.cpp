@@ -29,16 +29,6 @@ from torch import Tensor
 from typing import List, Optional, Tuple
 
 
-def _reduced(loss: Tensor, reduction: str) -> Tensor:
-    if reduction == "none":
-        return loss
-    if reduction == "mean":
-        return loss.mean()
-    if reduction == "sum":
-        return loss.sum()
-    raise ValueError(reduction + " is not a valid value for reduction")
-
-
 def _legacy_reduction(size_average: Optional[bool], reduce: Optional[bool]) -> str:
     # the deprecated size_average/reduce pair → reduction string (None means True for both)
     avg = True
@@ -1086,24 +1076,25 @@ def max_unpool3d(input: Tensor, indices: Tensor, kernel_size: BroadcastingList3[
 def soft_margin_loss(input: Tensor, target: Tensor, size_average: Optional[bool] = None,
                      reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:
-        reduction = _legacy_reduction(size_average, reduce)
-    return _reduced(torch.log1p(torch.exp(-input * target)), reduction)
+        reduction_enum = _get_enum(_legacy_reduction(size_average, reduce))
+    else:
+        reduction_enum = _get_enum(reduction)
+    return torch.soft_margin_loss(input, target, reduction_enum)
 
 
 def kl_div(input: Tensor, target: Tensor, size_average: Optional[bool] = None, reduce: Optional[bool] = None,
            reduction: str = "mean", log_target: bool = False) -> Tensor:
     if size_average is not None or reduce is not None:
-        reduction = _legacy_reduction(size_average, reduce)
-    if log_target:
-        loss = torch.exp(target) * (target - input)
+        reduction_enum = _get_enum(_legacy_reduction(size_average, reduce))
     else:
-        loss = torch.xlogy(target, target) - target * input
-    if reduction == "batchmean":
-        reduced = loss.sum()
-        if input.dim() != 0:
-            reduced = reduced / input.size(0)
-        return reduced
-    return _reduced(loss, reduction)
+        if reduction == "batchmean":
+            reduction_enum = _get_enum("sum")
+        else:
+            reduction_enum = _get_enum(reduction)
+    reduced = torch.kl_div(input, target, reduction_enum, log_target=log_target)
+    if reduction == "batchmean" and input.dim() != 0:
+        reduced = reduced / input.size()[0]
+    return reduced
 
 
 def binary_cross_entropy(input: Tensor, target: Tensor, weight: Optional[Tensor] = None,
@@ -1138,22 +1129,22 @@ def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: 
                         size_average: Optional[bool] = None, reduce: Optional[bool] = None,
                         reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:
-        reduction = _legacy_reduction(size_average, reduce)
+        reduction_enum = _get_enum(_legacy_reduction(size_average, reduce))
+    else:
+        reduction_enum = _get_enum(reduction)
     if input1.dim() != input2.dim() or input1.dim() != target.dim():
         raise RuntimeError("margin_ranking_loss : All input tensors should have same dimension but got sizes: "
                            "input1: {}, input2: {}, target: {} ".format(input1.size(), input2.size(), target.size()))
-    return _reduced((-target * (input1 - input2) + margin).clamp_min(0), reduction)
+    return torch.margin_ranking_loss(input1, input2, target, margin, reduction_enum)
 
 
 def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0, size_average: Optional[bool] = None,
                          reduce: Optional[bool] = None, reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:
-        reduction = _legacy_reduction(size_average, reduce)
-    zeros = torch.zeros_like(input)
-    margin_clamp = (margin - input).clamp_min(0)
-    output_margin = torch.where(target != 1, margin_clamp, zeros)
-    output_self = torch.where(target != -1, input, zeros)
-    return _reduced(output_margin + output_self, reduction)
+        reduction_enum = _get_enum(_legacy_reduction(size_average, reduce))
+    else:
+        reduction_enum = _get_enum(reduction)
+    return torch.hinge_embedding_loss(input, target, margin, reduction_enum)
 
 
 def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Optional[Tensor] = None,
@@ -1212,32 +1203,17 @@ def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full
         reduction = _legacy_reduction(size_average, reduce)
     if reduction != "none" and reduction != "mean" and reduction != "sum":
         raise ValueError(reduction + " is not valid")
-    if log_input:
-        loss = torch.exp(input) - target * input
-    else:
-        loss = input - target * torch.log(input + eps)
-    if full:
-        stirling = target * torch.log(target) - target + 0.5 * torch.log(2 * math.pi * target)
-        loss = loss + stirling.masked_fill(target <= 1, 0)
-    return _reduced(loss, reduction)
+    return torch.poisson_nll_loss(input, target, log_input, full, eps, _get_enum(reduction))
 
 
 def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0.0,
                           size_average: Optional[bool] = None, reduce: Optional[bool] = None,
                           reduction: str = "mean") -> Tensor:
     if size_average is not None or reduce is not None:
-        reduction = _legacy_reduction(size_average, reduce)
-    eps = 1e-12
-    prod_sum = (input1 * input2).sum(-1)
-    mag_square1 = (input1 * input1).sum(-1) + eps
-    mag_square2 = (input2 * input2).sum(-1) + eps
-    cos = prod_sum / torch.sqrt(mag_square1 * mag_square2)
-    zeros = torch.zeros_like(cos)
-    pos = 1 - cos
-    neg = (cos - margin).clamp_min(0)
-    output_pos = torch.where(target == 1, pos, zeros)
-    output_neg = torch.where(target == -1, neg, zeros)
-    return _reduced(output_pos + output_neg, reduction)
+        reduction_enum = _get_enum(_legacy_reduction(size_average, reduce))
+    else:
+        reduction_enum = _get_enum(reduction)
+    return torch.cosine_embedding_loss(input1, input2, target, margin, reduction_enum)
 )TS";
 
 // torch/functional.py functions TorchScript compiles from source (torch.jit._builtins'

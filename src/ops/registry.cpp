@@ -50,6 +50,7 @@ __attribute__((weak)) void registerGridSampleOps(OperatorRegistry& r);   // grid
 __attribute__((weak)) void registerIm2colOps(OperatorRegistry& r);       // im2col.cpp
 __attribute__((weak)) void registerMarginLossOps(OperatorRegistry& r);   // margin_losses.cpp
 __attribute__((weak)) void registerCtcLossOps(OperatorRegistry& r);      // ctc_loss.cpp
+__attribute__((weak)) void registerLossCompositeOps(OperatorRegistry& r);  // loss_composite.cpp
 __attribute__((weak)) void registerShapeListOps(OperatorRegistry& r);   // shape_lists.cpp
 __attribute__((weak)) void registerUpsampleAAOps(OperatorRegistry& r);  // upsample_aa.cpp
 __attribute__((weak)) void registerLogspaceOps(OperatorRegistry& r);    // logspace.cpp
@@ -78,6 +79,7 @@ OperatorRegistry* buildGlobal() {
       registerLossOps,        registerBroadcastOps,
       registerNormVariantOps, registerTensordotOps,   registerCdistOps,     registerUniqueDimOps,
       registerGridSampleOps,  registerIm2colOps,      registerMarginLossOps, registerCtcLossOps,
+      registerLossCompositeOps,
       registerMathExtraOps,   registerReduceExtraOps, registerRandomOps,
       registerShapeListOps,   registerUpsampleAAOps,  registerLogspaceOps,  registerOutUpgradedOps,
       registerInplaceVariantOps, registerBucketizeOps, registerHistogramOps, registerDiffOps,

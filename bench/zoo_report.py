@@ -101,7 +101,10 @@ def main():
         lt_env["OPENBLAS_CORETYPE"] = "SkylakeX"
     load_start = os.getloadavg()[0]
     rows = []
-    for name in names:
+    names.sort(key=lambda n: zoo[n].slow)  # the default set first: an interrupted run still covers it
+    for done, name in enumerate(names):
+        if done:  # the file is rewritten after every model: a run stopped early leaves a report of what ran
+            write(a, rows, load_start, have_runner, lt_env, pending=names[done:])
         spec = zoo[name]
         d = pathlib.Path(gen_zoo.ensure_model(str(a.fixtures), name, verbose=False))
         for variant in spec.variants:
@@ -148,7 +151,7 @@ def main():
     write(a, rows, load_start, have_runner, lt_env)
 
 
-def write(a, rows, load_start, have_runner, lt_env):
+def write(a, rows, load_start, have_runner, lt_env, pending=()):
     now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     head = sh(f"git -C {REPO} rev-parse --short HEAD")
     cpu = sh("lscpu | sed -n 's/^Model name:[ \\t]*//p'")
@@ -178,6 +181,8 @@ def write(a, rows, load_start, have_runner, lt_env):
         else:
             c[1] += 1
             c[0] += r["status"] == "pass"
+    if pending:
+        L.insert(2, f"INCOMPLETE: the run stopped before {len(pending)} model(s): {', '.join(pending)}.\n")
     L.append("## Summary\n")
     L.append("| category | pass / run | PyTorch cannot make |")
     L.append("|---|---|---|")
@@ -200,7 +205,8 @@ def write(a, rows, load_start, have_runner, lt_env):
                  f"{fmt(r.get('max_err'), '.2g')} | {note[:400]} |")
     text = "\n".join(L) + "\n"
     pathlib.Path(a.out).write_text(text)
-    print(text)
+    if not pending:
+        print(text)
 
 
 if __name__ == "__main__":

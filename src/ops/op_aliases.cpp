@@ -3,8 +3,8 @@
 // runs the kernel of the operator it aliases (same arguments in the same order, same overload name), as
 // ATen's alias kernels call the original operator. The table is the alias map of PyTorch's NormalizeOps
 // pass (torch/csrc/jit/passes/normalize_ops.cpp) restricted to the targets Kindling implements.
-// (PyTorch's frontend also renames these nodes to the original operator in the graph it prints; Kindling
-// keeps the alias name: same values, graph text differs.)
+// The frontend's cleanup then renames these nodes to the operator they alias, as PyTorch's graphs show
+// (passes/canonicalize/normalize_ops.h); the alias overloads stay for binding calls and for old code.
 #include <utility>
 
 #include "ops/op_call.h"

@@ -6,12 +6,14 @@
 #include "passes/canonicalize/constant_propagation.h"
 #include "passes/canonicalize/dead_code_elimination.h"
 #include "passes/canonicalize/inliner.h"
+#include "passes/canonicalize/normalize_ops.h"
 #include "passes/canonicalize/peephole.h"
 #include "passes/optimize/fold_conv_batch_norm.h"
 
 namespace kindling {
 
 void runCleanupPasses(Graph& graph) {
+  normalizeOps(graph);  // PyTorch runs NormalizeOps on the emitted graph just before its cleanup passes
   propagateConstants(graph, /*immutableTypesOnly=*/true);
   eliminateDeadCode(graph);
   poolConstants(graph);

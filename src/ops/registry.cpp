@@ -40,6 +40,7 @@ __attribute__((weak)) void registerShapeExtraOps(OperatorRegistry& r); // shape_
 __attribute__((weak)) void registerIndexExtraOps(OperatorRegistry& r); // index_extra.cpp
 __attribute__((weak)) void registerTrapezoidOps(OperatorRegistry& r);  // trapezoid.cpp
 __attribute__((weak)) void registerAddmvAddrOps(OperatorRegistry& r);  // addmv_addr.cpp
+__attribute__((weak)) void registerCovarianceOps(OperatorRegistry& r); // covariance.cpp
 __attribute__((weak)) void registerLossOps(OperatorRegistry& r);       // loss.cpp
 __attribute__((weak)) void registerBroadcastOps(OperatorRegistry& r);  // broadcast.cpp
 __attribute__((weak)) void registerNormVariantOps(OperatorRegistry& r);  // norm_variants.cpp
@@ -75,7 +76,7 @@ OperatorRegistry* buildGlobal() {
       registerPrimStringOps,  registerPrimDictOps,   registerTensorPrimOps,
       registerRnnOps,         registerTorchvisionOps, registerAttentionOps,
       registerFutureOps,      registerOutOps,        registerShapeExtraOps, registerIndexExtraOps,
-      registerTrapezoidOps,   registerAddmvAddrOps,
+      registerTrapezoidOps,   registerAddmvAddrOps,   registerCovarianceOps,
       registerLossOps,        registerBroadcastOps,
       registerNormVariantOps, registerTensordotOps,   registerCdistOps,     registerUniqueDimOps,
       registerGridSampleOps,  registerIm2colOps,      registerMarginLossOps, registerCtcLossOps,

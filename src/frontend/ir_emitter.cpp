@@ -632,6 +632,14 @@ FunctionEmitter::BlockExit FunctionEmitter::emitStatement(const StmtPtr& s, cons
           body.insert(body.end(), rest.begin(), rest.end());
           consumedRest = true;
           return emitIf(IfStmt(is.range, is.test, body, is.orelse));
+        } else if (loopDepth_ == 0 && (containsReturn(is.body) || containsReturn(is.orelse))) {
+          // a return on some path of a branch that may also fall through (`if a: if b: return x` then more
+          // code): the rest of the block continues each branch, where the nested ifs fold it in turn
+          StmtList body = is.body, orelse = is.orelse;
+          body.insert(body.end(), rest.begin(), rest.end());
+          orelse.insert(orelse.end(), rest.begin(), rest.end());
+          consumedRest = true;
+          return emitIf(IfStmt(is.range, is.test, body, orelse));
         }
       }
       return emitIf(is);

@@ -2,7 +2,7 @@
 # torch.unique_consecutive (boolean dispatch on return_inverse/return_counts), torch.norm (overloads by the
 # types of p and dim), torch.tensordot (overloads by the type of dims), torch.cdist (compute modes).
 import torch
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 
 
 # case: (torch.tensor([3, 1, 2, 3, 1, 5]),)
@@ -93,3 +93,31 @@ def norm_out(x: torch.Tensor) -> List[torch.Tensor]:
     torch.norm(x, "fro", dim=[0, 1], out=b)
     torch.tensordot(x, x, [[0], [0]], out=c)
     return [a, b, c]
+
+
+def _pick(d: bool, p: str) -> int:
+    if d:
+        if p == "fro":
+            return 1
+    return 2
+
+
+def _pick_optional(dim: Optional[List[int]], p: str, n: int) -> int:
+    if dim is None:
+        if p == "fro":
+            if n > 2:
+                return 10
+            n = n + 100
+    elif p == "nuc":
+        return 20
+    return n
+
+
+# A return on one path of a nested if without else (the shape of torch/functional.py's norm body): the code
+# after the outer if runs only on the paths that did not return.
+# case: (True, "fro", None, 3)
+# case: (True, "nuc", None, 1)
+# case: (False, "fro", [0], 1)
+# case: (False, "nuc", [0], 1)
+def nested_early_return(d: bool, p: str, dim: Optional[List[int]], n: int) -> List[int]:
+    return [_pick(d, p), _pick_optional(dim, p, n), _pick_optional(None, "fro", n)]

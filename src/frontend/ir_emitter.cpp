@@ -404,6 +404,18 @@ Value* FunctionEmitter::insertConstant(const IValue& v, const SourceRange& loc, 
   return graph_.insertConstant(v, loc, std::move(type));
 }
 
+Value* FunctionEmitter::literalConstant(const IValue& v, const SourceRange& loc) {
+  // Inside a fork body the call is lifted into its own graph: keep its constants local.
+  for (Block* b = graph_.insertPoint()->owningBlock(); b && b->owningNode(); b = b->owningNode()->owningBlock())
+    if (b->owningNode()->kind() == prim::fork) return insertConstant(v, loc);
+  Value*& slot = v.isInt() ? intLiterals_[v.toInt()] : floatLiterals_[v.toDouble()];
+  if (!slot) {
+    WithInsertPoint guard(*graph_.block()->begin());
+    slot = insertConstant(v, loc);
+  }
+  return slot;
+}
+
 SugaredValuePtr FunctionEmitter::packOutputs(const std::vector<Value*>& outs, const SourceRange& loc) {
   if (outs.empty()) return std::make_shared<NoneValue>();
   if (outs.size() == 1) return std::make_shared<SimpleValue>(outs[0]);
@@ -445,8 +457,7 @@ SugaredValuePtr FunctionEmitter::callFunction(const SourceRange& loc, Function* 
   auto [idx, matched] = matchSchemas({&schema}, loc, graph_, args, kwargs, std::nullopt, *registry_);
   (void)idx;
   Node* c = graph_.insert(prim::Constant, {}, 1);
-  c->s_("name", fn->name());
-  c->setSourceRange(loc);
+  c->s_("name", fn->name());  // no source range, as PyTorch's Graph::insertFunctionCall
   c->output()->setType(std::make_shared<FunctionType>(fn));
   std::vector<Value*> inputs{c->output()};
   inputs.insert(inputs.end(), matched.inputs.begin(), matched.inputs.end());
@@ -1468,8 +1479,8 @@ struct ExprDepthGuard {
 Value* FunctionEmitter::emitExpr(const ExprPtr& e, const TypePtr& typeHint) {
   ExprDepthGuard guard(exprDepth_, e->range);
   switch (e->kind) {
-    case ExprKind::Int: return insertConstant(IValue(e->as<IntExpr>().value), e->range);
-    case ExprKind::Float: return insertConstant(IValue(e->as<FloatExpr>().value), e->range);
+    case ExprKind::Int: return literalConstant(IValue(e->as<IntExpr>().value), e->range);
+    case ExprKind::Float: return literalConstant(IValue(e->as<FloatExpr>().value), e->range);
     case ExprKind::Str: return insertConstant(IValue(e->as<StrExpr>().value), e->range);
     case ExprKind::Bool: return insertConstant(IValue(e->as<BoolExpr>().value), e->range);
     case ExprKind::None: return insertConstant(IValue(), e->range);
@@ -2191,10 +2202,13 @@ Value* FunctionEmitter::emitUnaryOp(const UnaryOpExpr& u) {
   switch (u.op) {
     case UnaryOpKind::Neg: {
       if (auto c = v->constantValue()) {
-        // fold negative literals as PyTorch's parser does
-        if (u.operand->kind == ExprKind::Int || u.operand->kind == ExprKind::Float) {
-          v->node()->destroy();
-          if (c->isInt()) return insertConstant(IValue(-c->toInt()), u.range);
+        // As PyTorch's emitUnaryOp: aten::neg of a constant int or float runs at once; the folded constant
+        // replaces the node (whose output still took a value number) where it stands.
+        if (c->isInt() || c->isDouble()) {
+          Node* neg = graph_.create(prim::Load, {}, 1);
+          neg->destroy();
+          if (c->isInt())  // 64-bit wrap-around, as aten::neg.int
+            return insertConstant(IValue(static_cast<int64_t>(0ULL - static_cast<uint64_t>(c->toInt()))), u.range);
           return insertConstant(IValue(-c->toDouble()), u.range);
         }
       }

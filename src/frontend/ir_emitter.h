@@ -122,6 +122,9 @@ class FunctionEmitter {
   const TypeParser& typeParser() const { return typeParser_; }
 
   Value* insertConstant(const IValue& v, const SourceRange& loc, TypePtr type = nullptr);
+  /// An int or float literal, as PyTorch's emitConst (materializeConstant): one constant per value and
+  /// function, inserted at the front of the graph (so printed graphs number and order them as PyTorch).
+  Value* literalConstant(const IValue& v, const SourceRange& loc);
   /// A builtin operator call; returns its single output, a tuple of its outputs, or NoneValue.
   SugaredValuePtr builtinCall(const SourceRange& loc, const std::string& name, const std::vector<NamedValue>& args,
                               const std::vector<NamedValue>& kwargs = {},
@@ -204,6 +207,8 @@ class FunctionEmitter {
   std::vector<TypePtr> returnTypes_;
   TypePtr inferredReturn_;
   int loopDepth_ = 0;
+  std::unordered_map<int64_t, Value*> intLiterals_;
+  std::unordered_map<double, Value*> floatLiterals_;  // keyed like PyTorch's: 0.0 and -0.0 share one
   int exprDepth_ = 0;  // bounds recursion on pathological expressions
   size_t tmpCounter_ = 0;
 };

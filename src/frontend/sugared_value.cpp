@@ -200,10 +200,12 @@ SugaredValuePtr SimpleValue::attr(const SourceRange& loc, FunctionEmitter& m, co
     if (const IValue* c = ct->findConstant(field)) return simple(m.insertConstant(*c, loc));
     int slot = ct->findAttributeSlot(field);
     if (slot >= 0) {
+      // As PyTorch's Graph::createGetAttr: the output is named after the attribute, no source range.
       Node* n = g.insert(prim::GetAttr, {value}, 1);
       n->s_("name", field);
-      n->setSourceRange(loc);
       n->output()->setType(ct->attributes()[static_cast<size_t>(slot)].type);
+      bool numeric = !field.empty() && field.find_first_not_of("0123456789") == std::string::npos;
+      n->output()->setDebugName(numeric ? "_" + field : field);
       return simple(n->output());
     }
     if (ct->findMethod(field)) return std::make_shared<MethodValue>(value, field);
@@ -241,7 +243,7 @@ SugaredValuePtr SimpleValue::attr(const SourceRange& loc, FunctionEmitter& m, co
     if (field == "mT" || field == "mH" || field == "H" || field == "real" || field == "imag" || field == "is_leaf" ||
         field == "retains_grad") {
       std::string op = "aten::" + field;
-      if (field == "H" && isBuiltinOperator("prim::H", m.registry())) op = "prim::H";
+      if (field == "H") op = isBuiltinOperator("prim::H", m.registry()) ? "prim::H" : "aten::matrix_H";  // PyTorch: matrix_H
       return m.builtinCall(loc, op, {NamedValue(loc, value)});
     }
     // x.float(), x.long(), ... → aten::to(x, dtype) (PyTorch's TensorCastValue)
@@ -283,8 +285,7 @@ SugaredValuePtr SimpleValue::attr(const SourceRange& loc, FunctionEmitter& m, co
   }
   if (auto* et = t->cast<EnumType>()) {
     if (field == "name" || field == "value") {
-      Node* n = g.insert(field == "name" ? prim::EnumName : prim::EnumValue, {value}, 1);
-      n->setSourceRange(loc);
+      Node* n = g.insert(field == "name" ? prim::EnumName : prim::EnumValue, {value}, 1);  // no range, as PyTorch
       n->output()->setType(field == "name" ? StringType() : et->valueType());
       return simple(n->output());
     }

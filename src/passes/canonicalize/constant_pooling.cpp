@@ -54,9 +54,13 @@ void poolBlock(Graph& g, Block* b, std::vector<Node*>& seen) {
     }
     if (n->kind() != prim::Constant || n->outputs().size() != 1) continue;
     if (n->hasAttribute("value") && !poolable(n->ival("value"))) continue;
+    // PyTorch 1.13 never finds two enum constants equal (its node hashing/equality do not cover them):
+    // each one is hoisted and kept.
+    bool isEnum = n->hasAttribute("value") && n->ival("value").isEnum();
     Node* existing = nullptr;
-    for (Node* s : seen)
-      if (sameConstant(s, n)) { existing = s; break; }
+    if (!isEnum)
+      for (Node* s : seen)
+        if (sameConstant(s, n)) { existing = s; break; }
     if (existing) {
       n->output()->replaceAllUsesWith(existing->output());
       n->destroy();

@@ -51,11 +51,13 @@ std::vector<IValue> inputConstants(const Node* n) {
   return r;
 }
 
+// The new constants have no source range, as PyTorch's (tryInsertConstant without a location): printed
+// graphs show `prim::Constant[value=3]()` without a `# file:line:col` comment for folded values.
 void replaceWithConstants(Graph& g, Node* n, const std::vector<IValue>& values) {
   WithInsertPoint guard(n);
   for (size_t i = 0; i < values.size(); ++i) {
     Value* out = n->outputs()[i];
-    Value* c = g.insertConstant(values[i], n->sourceRange(), out->type());
+    Value* c = g.insertConstant(values[i], SourceRange(), out->type());
     out->replaceAllUsesWith(c);
   }
   n->destroy();
@@ -132,6 +134,23 @@ bool tryFoldStructural(Graph& g, Node* n) {
     if (!isImmutableValue(vals[0]) || !isImmutableValue(vals[1])) return false;
     bool r = vals[0].is(vals[1]);
     replaceWithConstants(g, n, {IValue(k == aten::__is__ ? r : !r)});
+    return true;
+  }
+  // As PyTorch's ConstantPropagationImmutableTypes, which runs these nodes in its interpreter: the name
+  // and value of an enum constant, and an unchecked_cast of a (non-None) constant.
+  if ((k == prim::EnumName || k == prim::EnumValue) && n->inputs().size() == 1) {
+    auto vals = inputConstants(n);
+    if (!vals[0].isEnum()) return false;
+    auto e = vals[0].toEnum();
+    IValue r = k == prim::EnumName ? IValue(e->name) : e->value;
+    if (!isImmutableValue(r)) return false;
+    replaceWithConstants(g, n, {r});
+    return true;
+  }
+  if (k == prim::unchecked_cast && n->inputs().size() == 1) {
+    auto vals = inputConstants(n);
+    if (vals[0].isNone() || !isImmutableValue(vals[0])) return false;
+    replaceWithConstants(g, n, {vals[0]});
     return true;
   }
   if (!n->op() && k == aten::__not__) {

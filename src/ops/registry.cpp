@@ -62,6 +62,8 @@ __attribute__((weak)) void registerHistogramOps(OperatorRegistry& r);   // histo
 __attribute__((weak)) void registerDiffOps(OperatorRegistry& r);        // diff.cpp
 __attribute__((weak)) void registerIndexFillScatterOps(OperatorRegistry& r);  // index_fill_scatter.cpp
 __attribute__((weak)) void registerOpAliasOps(OperatorRegistry& r);     // op_aliases.cpp
+__attribute__((weak)) void registerMatrixTransposeOps(OperatorRegistry& r);  // matrix_transpose.cpp
+__attribute__((weak)) void registerQuantileOps(OperatorRegistry& r);    // quantile.cpp
 
 namespace {
 
@@ -84,7 +86,7 @@ OperatorRegistry* buildGlobal() {
       registerMathExtraOps,   registerReduceExtraOps, registerRandomOps,
       registerShapeListOps,   registerUpsampleAAOps,  registerLogspaceOps,  registerOutUpgradedOps,
       registerInplaceVariantOps, registerBucketizeOps, registerHistogramOps, registerDiffOps,
-      registerIndexFillScatterOps, registerOpAliasOps,
+      registerIndexFillScatterOps, registerOpAliasOps, registerMatrixTransposeOps, registerQuantileOps,
   };
   for (FamilyFn f : families)
     if (f) f(*r);

@@ -462,3 +462,47 @@ def aliases(a: torch.Tensor, b: torch.Tensor) -> List[torch.Tensor]:
             torch.greater_equal(a, b), torch.less_equal(a, b), torch.not_equal(a, a), torch.moveaxis(a, 0, 1),
             torch.special.expit(a), torch.special.erf(a), torch.special.exp2(a), torch.special.logsumexp(a, [1]),
             torch.row_stack([a, b]), torch.ger(a[0], b[0]), torch.linalg.matmul(a, b.t()), c, d, e, f, g, h]
+
+
+# x.mT / x.mH / x.T / x.H / x.adjoint() (aten::mT, mH, numpy_T, matrix_H, adjoint)
+# case: (torch.randn(2, 3, 4), torch.randn(3, 5))
+def matrix_transposes(x: torch.Tensor, m: torch.Tensor) -> List[torch.Tensor]:
+    return [x.mT, x.mH, x.adjoint(), x.T, m.T, m.H, m.mT.contiguous() + 1.0, torch.tensor(2.0).H]
+
+
+# case-raises: (torch.randn(3),)
+def matrix_transpose_error(v: torch.Tensor) -> torch.Tensor:
+    return v.mT
+
+
+# case-raises: (torch.randn(2, 2, 2),)
+def matrix_h_error(v: torch.Tensor) -> torch.Tensor:
+    return v.H
+
+
+# torch.quantile / torch.nanquantile: every interpolation mode, dim/keepdim, tensor and float q, NaN rows.
+# case: (torch.tensor([[0.5, -1.0, 3.0, 2.0], [float("nan"), 1.0, 4.0, -2.0], [7.0, 7.0, 1.0, 0.0]]),)
+# case: (torch.randn(5, 6, dtype=torch.float64),)
+def quantile_forms(x: torch.Tensor) -> List[torch.Tensor]:
+    q = torch.tensor([0.0, 0.25, 0.5, 0.9, 1.0], dtype=x.dtype)
+    outs: List[torch.Tensor] = []
+    for mode in ["linear", "lower", "higher", "midpoint", "nearest"]:
+        outs.append(torch.quantile(x, q, dim=1, interpolation=mode))
+        outs.append(torch.nanquantile(x, 0.3, dim=0, keepdim=True, interpolation=mode))
+        outs.append(torch.nanquantile(x, q, interpolation=mode))
+    outs.append(torch.quantile(x, 0.5))
+    outs.append(x.quantile(q, 0, True))
+    outs.append(torch.nanquantile(torch.full([2, 3], float("nan"), dtype=x.dtype), 0.5, dim=1))
+    outs.append(torch.quantile(torch.tensor(3.0, dtype=x.dtype), q[:2], dim=0, keepdim=True))
+    return outs
+
+
+# case-raises: (torch.ones(3), 1.5)
+# case-raises: (torch.zeros(0), 0.5)
+def quantile_errors(x: torch.Tensor, q: float) -> torch.Tensor:
+    return torch.quantile(x, q)
+
+
+# case-raises: (torch.ones(3),)
+def quantile_bad_mode(x: torch.Tensor) -> torch.Tensor:
+    return torch.quantile(x, 0.5, interpolation="foo")

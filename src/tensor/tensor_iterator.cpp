@@ -1,6 +1,8 @@
 // TensorIterator: dtype resolution, broadcasting and the coalesced iteration space (see tensor_iterator.h).
 #include "tensor/tensor_iterator.h"
 
+#include "tensor/half.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -51,6 +53,13 @@ TensorIterator& TensorIterator::addInput(const Scalar& s) {
   op.s = s;
   return *this;
 }
+
+namespace {
+/// `v` rounded to Half or BFloat16 (through float, as c10's conversions), as a double.
+double roundToReduced(ScalarType dt, double v) {
+  return dt == ScalarType::Half ? static_cast<float>(Half(v)) : static_cast<float>(BFloat16(v));
+}
+}  // namespace
 
 bool TensorIterator::writeScalar(int k, const Scalar& s) {
   void* dst = scalarBuf_[k];
@@ -151,13 +160,24 @@ TensorIterator& TensorIterator::build() {
   }
   finalDtype_ = resultDtype;
 
-  // 4. inputs in the compute dtype
+  // 4. inputs in the compute dtype. When Half/BFloat16 is computed in float, other inputs (Python scalars,
+  // 0-dim tensors of other dtypes) are first rounded to the common dtype, as ATen casts every input to the
+  // common dtype: half * 1e5 is inf, half == 0.1 compares with 0.1 rounded to half.
+  const bool reduced = (common_ == ScalarType::Half || common_ == ScalarType::BFloat16) && compute_ != common_;
   for (int i = 0; i < nin_; ++i) {
     const Operand& op = inputs_[i];
-    if (op.isScalar) loopIn_[i] = writeScalar(i + 1, op.s) ? Tensor() : Tensor::full({}, op.s, compute_);
-    else if (op.noCast) loopIn_[i] = op.t;
-    else if (op.t.dtype() != compute_) loopIn_[i] = op.t.to(compute_);
-    else loopIn_[i] = op.t;
+    if (op.isScalar) {
+      const Scalar s = reduced ? Scalar(roundToReduced(common_, op.s.toDouble())) : op.s;
+      loopIn_[i] = writeScalar(i + 1, s) ? Tensor() : Tensor::full({}, s, compute_);
+    } else if (op.noCast) {
+      loopIn_[i] = op.t;
+    } else if (reduced && op.t.dtype() != common_) {
+      loopIn_[i] = op.t.to(common_).to(compute_);
+    } else if (op.t.dtype() != compute_) {
+      loopIn_[i] = op.t.to(compute_);
+    } else {
+      loopIn_[i] = op.t;
+    }
   }
   prepareLayout();
   return *this;

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Op benchmark: 30 representative operators, Kindling vs libtorch, alternately in one run (issue 4, item 4).
+"""Op benchmark: 34 representative operators, Kindling vs libtorch, alternately in one run (issue 4, item 4).
 
 Each case is a scripted module whose forward calls one operator on tensors passed as inputs (weights too, so
 nothing is folded on either side), saved with torch.jit.save next to its torch.save'd inputs. Sizes: small
@@ -121,6 +121,21 @@ class Argmax(torch.nn.Module):
         return x.argmax(-1)
 
 
+class ArgmaxChannels(torch.nn.Module):
+    def forward(self, x):
+        return x.argmax(1)
+
+
+class Eq(torch.nn.Module):
+    def forward(self, x, y):
+        return x == y
+
+
+class GtScalar(torch.nn.Module):
+    def forward(self, x):
+        return x > 0.0
+
+
 class Var(torch.nn.Module):
     def forward(self, x):
         return x.var(-1)
@@ -210,12 +225,17 @@ def inputs(name, size):
     rc, img = MAT[size], IMG[size]
     if name in ("add", "mul"):
         return (_r(*rc), _r(*rc))
+    if name == "eq":  # about half the elements equal
+        x = _r(*rc)
+        return (x, torch.where(_r(*rc) > 0, x, _r(*rc)))
+    if name in ("argmax_channels",):
+        return (_r(*img),)
     if name == "div":
         return (_r(*rc), _r(*rc).abs() + 0.5)
     if name == "log":
         return (_r(*rc).abs() + 0.1,)
     if name in ("add_scalar", "relu", "sigmoid", "tanh", "exp", "gelu", "silu", "softmax", "log_softmax", "sum",
-                "mean", "amax", "argmax", "var", "cumsum", "transpose_contiguous", "clamp"):
+                "mean", "amax", "argmax", "gt_scalar", "var", "cumsum", "transpose_contiguous", "clamp"):
         return (_r(*rc),)
     if name == "layer_norm":
         return (_r(*rc), _r(rc[1]), _r(rc[1]))
@@ -248,7 +268,7 @@ OPS = {
     "mean": Mean, "amax": Amax, "argmax": Argmax, "var": Var, "cumsum": Cumsum, "layer_norm": LayerNorm,
     "batch_norm": BatchNorm, "mm": Mm, "linear": Linear, "conv2d": Conv2d, "max_pool2d": MaxPool2d,
     "avg_pool2d": AvgPool2d, "cat": Cat, "transpose_contiguous": TransposeContig, "index_select": IndexSelect,
-    "where": Where, "clamp": Clamp,
+    "where": Where, "clamp": Clamp, "eq": Eq, "gt_scalar": GtScalar, "argmax_channels": ArgmaxChannels,
 }
 SIZES = ("small", "medium", "large")
 

@@ -10,6 +10,7 @@
 
 #include "ops/kernel_args.h"
 #include "ops/operator.h"
+#include "ops/simd/compare_kernels.h"
 #include "ops/simd/vec_loop.h"
 
 namespace kindling {
@@ -398,6 +399,8 @@ Tensor compareOp(const Tensor& self, const Operand& other, const Tensor& out) {
   addOperand(it, other);
   it.outputDtype(ScalarType::Bool);
   it.build();
+  // float, double, int64, int32: the vector kernels (Cmp and simd::Compare list the ops in one order)
+  if (simd::tryCompare(it, static_cast<simd::Compare>(static_cast<int>(C)))) return it.output();
   dispatchLoopTypes(it.loopComputeDtype(), "comparison", [&](auto tag) {
     using T = decltype(tag);
     cpuKernel(it, [](T a, T b) -> bool { return compare<C>(a, b); });

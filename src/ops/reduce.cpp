@@ -10,6 +10,7 @@
 #include "ops/elementwise.h"
 #include "ops/kernel_args.h"
 #include "ops/operator.h"
+#include "ops/simd/arg_reduce.h"
 #include "ops/simd/vec_kernels.h"
 #include "ops/simd/vec_loop.h"
 #include "tensor/type_promotion.h"
@@ -202,9 +203,45 @@ std::pair<Tensor, Tensor> maxMinDim(const Tensor& self, const IntArray& dims, bo
     throw RuntimeError(fmt::format("{}(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
                                    "reduction dim with the 'dim' argument.", name));
   }
+  const ScalarType dt = self.dtype();
+  // values and indices over a middle dim of a contiguous float/double tensor (argmax over channels):
+  // vectorized along the columns, without the transposing copy
+  if (wantIndices && (dt == ScalarType::Float || dt == ScalarType::Double) && dims.size() == 1 &&
+      self.dim() >= 2 && self.is_contiguous()) {
+    const int64_t nd = self.dim(), d = maybeWrapDim(dims[0], nd);
+    const int64_t dimSize = self.sizes()[d];
+    if (d < nd - 1 && dimSize <= std::numeric_limits<int32_t>::max()) {
+      int64_t outer = 1, inner = 1;
+      IntArray outShape;
+      for (int64_t k = 0; k < nd; ++k) {
+        if (k == d) {
+          if (keepdim) outShape.push_back(1);
+          continue;
+        }
+        (k < d ? outer : inner) *= self.sizes()[k];
+        outShape.push_back(self.sizes()[k]);
+      }
+      Tensor vals = Tensor::empty(outShape, dt), idx = Tensor::empty(outShape, ScalarType::Long);
+      int64_t* I = idx.data_ptr<int64_t>();
+      auto run = [&](auto tag) {
+        using T = decltype(tag);
+        const T* X = self.data_ptr<T>();
+        T* V = vals.data_ptr<T>();
+        constexpr int64_t kCols = 4096;  // columns per task
+        const int64_t blocks = (inner + kCols - 1) / kCols;
+        parallelFor(outer * blocks, outer * dimSize * inner > kGrainSize, [&](int64_t t) {
+          const int64_t o = t / blocks, c0 = (t % blocks) * kCols, nc = std::min(kCols, inner - c0);
+          simd::argMaxMinColumns(X + o * dimSize * inner + c0, dimSize, inner, nc, V + o * inner + c0,
+                                 I + o * inner + c0, Max);
+        });
+      };
+      if (dt == ScalarType::Float) run(float{});
+      else run(double{});
+      return {vals, idx};
+    }
+  }
   ReducePlan p = planReduce(self, dims, keepdim, name);
   KD_CHECK(p.inner > 0, "{}(): cannot reduce over a zero-size dimension", name);
-  const ScalarType dt = self.dtype();
   const ScalarType loopDt = (dt == ScalarType::Half || dt == ScalarType::BFloat16) ? ScalarType::Float : dt;
   const Tensor rows = p.rows.dtype() == loopDt ? p.rows : p.rows.to(loopDt);
   Tensor vals = Tensor::empty(p.outShape, loopDt);
@@ -220,6 +257,14 @@ std::pair<Tensor, Tensor> maxMinDim(const Tensor& self, const IntArray& dims, bo
                     [&](int64_t o) { V[o] = simd::maxMin(X + o * p.inner, p.inner, Max); });
         return;
       }
+      // values and first indices (argmax, max.dim): vectorized rows, NaN wins, ties to the first index
+      parallelFor(p.outer, p.outer * p.inner > kGrainSize, [&](int64_t o) {
+        const T* r = X + o * p.inner;
+        const int64_t k = simd::argMaxMin(r, p.inner, Max);
+        V[o] = r[k];
+        I[o] = k;
+      });
+      return;
     }
     for (int64_t o = 0; o < p.outer; ++o) {
       const T* r = X + o * p.inner;

@@ -4,6 +4,8 @@
 //       is the 2-norm over them (all dims for an empty list), two distinct dims sqrt(sum(x*x)) over both;
 //   aten::norm.ScalarOpt_dim_dtype / norm.ScalarOpt_dtype: the input converted to `dtype` first, then
 //       the p-norm (over `dim`, or over every element).
+//   aten::linalg_vector_norm(self, ord, dim?, keepdim, dtype?): the ord-norm over `dim` (every element for None)
+//       of the input converted to `dtype`; floating inputs only, as torch.linalg.vector_norm.
 //   aten::nuclear_norm(self 2-d) / nuclear_norm.dim(self, [d0, d1]): the sum of the singular values of each
 //       matrix spanned by the two dims (one-sided Jacobi SVD in double precision).
 //   The out= overloads (frobenius_norm.out, norm.out, norm.dtype_out, nuclear_norm.out/dim_out) write the
@@ -168,6 +170,20 @@ void outK(Stack& s) {
   s.back() = out;
 }
 
+void linalgVectorNormK(Stack& s) {
+  Args a(s, 5);
+  const Tensor self = a.tensor(0);
+  KD_CHECK(isFloatingType(self.dtype()), "linalg.vector_norm: Expected a floating point or complex tensor as input. "
+           "Got {}", scalarTypeName(self.dtype()));
+  const ScalarType dt = a.optDtype(4);
+  if (dt != ScalarType::Undefined)
+    KD_CHECK(isFloatingType(dt), "linalg.vector_norm: dtype should be floating point or complex. Got {}",
+             scalarTypeName(dt));
+  const Tensor x = dt == ScalarType::Undefined ? self : self.to(dt);
+  const IntArray dims = a[2].isNone() ? IntArray{} : a.intList(2);
+  a.ret(kNormDim(x, a[1], intListValue(dims), a.toBool(3)));
+}
+
 void normOutK(Stack& s) {
   Args a(s, 5);
   const Tensor out = a.tensor(4);
@@ -184,6 +200,9 @@ void registerNormVariantOps(OperatorRegistry& r) {
         "Tensor",
         normDimDtypeK);
   r.add("aten::norm.ScalarOpt_dtype(Tensor self, Scalar? p, *, ScalarType dtype) -> Tensor", normDtypeK);
+  r.add("aten::linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? "
+        "dtype=None) -> Tensor",
+        linalgVectorNormK);
   r.add("aten::nuclear_norm(Tensor self, bool keepdim=False) -> Tensor", nuclearNormK);
   r.add("aten::nuclear_norm.dim(Tensor self, int[2] dim, bool keepdim=False) -> Tensor", nuclearNormDimK);
   r.add("aten::frobenius_norm.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",

@@ -45,7 +45,9 @@ DEFAULT_CLASSIFICATION = {
 # fcn_resnet50 (dilated ResNet-50, 96x96): PyTorch's own float32 output differs from the float64 model by 1.1e-4
 # (max |out| 1.64), Kindling's by 1.6e-4 (its oneDNN channels-last convolutions round differently from
 # PyTorch's blocked-layout ones, same oneDNN 2.6.3); they differ from each other by 2.1e-4.
-TOLERANCES = {"fcn_resnet50": 3e-4, "efficientnet_b4": 3e-4}
+# resnet101 / resnet152 (64x64): max |logit| 12.2 / 19.8, PyTorch float32 vs float64 1.3e-3 / 4.0e-3, Kindling
+# 1.2e-3 / 3.2e-3, Kindling vs PyTorch 1.5e-3 / 6.1e-3 (calibrating on 8 images does not help: 2.7 and 1.7e-3).
+TOLERANCES = {"fcn_resnet50": 3e-4, "efficientnet_b4": 3e-4, "resnet101": 3e-4, "resnet152": 5e-4}
 # BatchNorm calibration batch (randomize_norms) where 2 images are too few: EfficientNet-B1..B7 end at 2x2, and
 # running variances from 8 values per channel leave some channels nearly constant, so eval-mode BN divides by a
 # tiny std: efficientnet_b1's logits reach 3441 and PyTorch's own float32 result is off by 8 from float64.

@@ -3,8 +3,8 @@
 //       broadcast shape (torch.broadcast_tensors; F.l1_loss/mse_loss/smooth_l1_loss/huber_loss call it);
 //   aten::_infer_size(int[] a, int[] b) -> int[]: the broadcast shape of two shapes (F.binary_cross_entropy
 //       expands its weight with it). Mismatches raise PyTorch's "The size of tensor a (3) must match ..." error.
-#include "core/type.h"
 #include "ops/kernel_args.h"
+#include "ops/list_args.h"
 #include "ops/operator.h"
 #include "tensor/type_promotion.h"
 
@@ -19,17 +19,15 @@ void broadcastTensorsK(Stack& s) {
   shapes.reserve(ts.size());
   for (const Tensor& t : ts) shapes.push_back(&t.sizes());
   const IntArray shape = ts.empty() ? IntArray{} : inferSizeN(shapes);
-  std::vector<IValue> out;
+  std::vector<Tensor> out;
   out.reserve(ts.size());
-  for (const Tensor& t : ts) out.emplace_back(t.sizes() == shape ? t : t.expand(shape));
-  a.ret(IValue(makeIntrusive<ListValue>(TensorType(), std::move(out))));
+  for (const Tensor& t : ts) out.push_back(t.sizes() == shape ? t : t.expand(shape));
+  a.ret(tensorListIValue(out));
 }
 
 void inferSizeK(Stack& s) {
   Args a(s, 2);
-  const IntArray r = inferSize(a.intList(0), a.intList(1));
-  std::vector<IValue> out(r.begin(), r.end());
-  a.ret(IValue(makeIntrusive<ListValue>(IntType(), std::move(out))));
+  a.ret(intListIValue(inferSize(a.intList(0), a.intList(1))));
 }
 
 }  // namespace

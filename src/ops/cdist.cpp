@@ -10,8 +10,8 @@
 #include <limits>
 #include <vector>
 
-#include "core/type.h"
 #include "ops/kernel_args.h"
+#include "ops/list_args.h"
 #include "ops/op_call.h"
 #include "ops/operator.h"
 #include "tensor/tensor_iterator.h"
@@ -30,21 +30,15 @@ const OpHandle kMatmul("aten::matmul");
 const OpHandle kClampMin_("aten::clamp_min_");
 const OpHandle kSqrt_("aten::sqrt_");
 
-IValue tensorList(std::vector<Tensor> ts) {
-  std::vector<IValue> e(ts.begin(), ts.end());
-  return IValue(makeIntrusive<ListValue>(TensorType(), std::move(e)));
-}
-
 Tensor euclideanDist(const Tensor& x1, const Tensor& x2) {
-  std::vector<IValue> last{IValue(int64_t(-1))};
-  const IValue lastDim(makeIntrusive<ListValue>(IntType(), std::move(last)));
+  const IValue lastDim = intListIValue({-1});
   const Scalar two(int64_t(2));
   Tensor n1 = kSumDim(kPow(x1, two), lastDim, true, IValue());
   Tensor pad1 = kOnesLike(n1, IValue(), IValue(), IValue(), IValue(), IValue());
   Tensor n2 = kSumDim(kPow(x2, two), lastDim, true, IValue());
   Tensor pad2 = kOnesLike(n2, IValue(), IValue(), IValue(), IValue(), IValue());
-  Tensor a = kCat(tensorList({kMulScalar(x1, Scalar(int64_t(-2))), n1, pad1}), int64_t(-1));
-  Tensor b = kCat(tensorList({x2, pad2, n2}), int64_t(-1));
+  Tensor a = kCat(tensorListIValue({kMulScalar(x1, Scalar(int64_t(-2))), n1, pad1}), int64_t(-1));
+  Tensor b = kCat(tensorListIValue({x2, pad2, n2}), int64_t(-1));
   Tensor r = kMatmul(a, b.transpose(-2, -1));
   kClampMin_(r, Scalar(int64_t(0)));
   kSqrt_(r);

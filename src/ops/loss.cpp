@@ -19,6 +19,8 @@
 
 #include "core/type.h"
 #include "ops/kernel_args.h"
+#include "ops/list_args.h"
+#include "ops/loss_reduction.h"
 #include "ops/op_call.h"
 #include "ops/operator.h"
 #include "tensor/tensor_iterator.h"
@@ -29,7 +31,6 @@ namespace {
 
 const OpHandle kSum("aten::sum");
 const OpHandle kSumDim("aten::sum.dim_IntList");
-const OpHandle kMean("aten::mean");
 const OpHandle kSub("aten::sub.Tensor");
 const OpHandle kRsubScalar("aten::rsub.Scalar");
 const OpHandle kMul("aten::mul.Tensor");
@@ -50,20 +51,9 @@ const OpHandle kLogicalNot("aten::logical_not");
 const OpHandle kGather("aten::gather");
 const OpHandle kFlatten("aten::flatten.using_ints");
 
-/// An int[] argument for opCall.
-IValue intList(std::initializer_list<int64_t> v) {
-  std::vector<IValue> e;
-  for (int64_t x : v) e.emplace_back(x);
-  return IValue(makeIntrusive<ListValue>(IntType(), std::move(e)));
-}
-
 enum Reduction : int64_t { kNone = 0, kMeanRed = 1, kSumRed = 2 };
 
-Tensor applyReduction(const Tensor& loss, int64_t reduction) {
-  if (reduction == kMeanRed) return kMean(loss, IValue());
-  if (reduction == kSumRed) return kSum(loss, IValue());
-  return loss;
-}
+Tensor applyReduction(const Tensor& loss, int64_t reduction) { return applyLossReduction(loss, reduction); }
 
 /// One elementwise pass over (input, target) broadcast and promoted, then the reduction.
 template <class Make>
@@ -328,7 +318,7 @@ Tensor crossEntropyProbTarget(const Tensor& self, const Tensor& targetIn, const 
       return kDiv(total, Tensor::scalarTensor(Scalar(input.numel() / C), ScalarType::Long));
     }
     case kSumRed: return kNeg(kSum(prod, IValue()));
-    default: return kNeg(kSumDim(prod, intList({classDim}), false, IValue()));
+    default: return kNeg(kSumDim(prod, intListIValue({classDim}), false, IValue()));
   }
 }
 
@@ -341,10 +331,10 @@ Tensor crossEntropyLabelSmoothing(const Tensor& self, const Tensor& target, cons
   Tensor ignoreMask = kEqScalar(target, Scalar(ignoreIndex));
   Tensor smooth;
   if (weight.defined())
-    smooth = kNeg(kSumDim(kMul(input, classWeightView(weight, input.dim(), classDim)), intList({classDim}),
+    smooth = kNeg(kSumDim(kMul(input, classWeightView(weight, input.dim(), classDim)), intListIValue({classDim}),
                           false, IValue()));
   else
-    smooth = kNeg(kSumDim(input, intList({classDim}), false, IValue()));
+    smooth = kNeg(kSumDim(input, intListIValue({classDim}), false, IValue()));
   smooth = kMaskedFill(smooth, ignoreMask, Scalar(0.0));
   Tensor ret;
   switch (reduction) {

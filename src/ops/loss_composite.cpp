@@ -13,8 +13,9 @@
 #include <cmath>
 #include <vector>
 
-#include "core/type.h"
 #include "ops/kernel_args.h"
+#include "ops/list_args.h"
+#include "ops/loss_reduction.h"
 #include "ops/op_call.h"
 #include "ops/operator.h"
 
@@ -22,8 +23,6 @@ namespace kindling {
 
 namespace {
 
-const OpHandle kMean("aten::mean");
-const OpHandle kSum("aten::sum");
 const OpHandle kSumDim("aten::sum.dim_IntList");
 const OpHandle kMul("aten::mul.Tensor");
 const OpHandle kMulScalar("aten::mul.Scalar");
@@ -49,11 +48,7 @@ const OpHandle kMaskedFill("aten::masked_fill.Scalar");
 
 const Scalar kOne(int64_t(1));
 
-Tensor reduce(const Tensor& loss, int64_t reduction) {
-  if (reduction == 1) return kMean(loss, IValue());
-  if (reduction == 2) return kSum(loss, IValue());
-  return loss;
-}
+Tensor reduce(const Tensor& loss, int64_t reduction) { return applyLossReduction(loss, reduction); }
 
 Tensor zerosLike(const Tensor& t) { return kZerosLike(t, IValue(), IValue(), IValue(), IValue(), IValue()); }
 
@@ -113,8 +108,7 @@ void cosineEmbeddingLossK(Stack& s) {
     KD_CHECK(x1.dim() == 1 && x2.dim() == 1,
              "0D target tensor expects 1D input tensors, but found inputs with sizes {} and {}.", x1.sizesStr(),
              x2.sizesStr());
-  std::vector<IValue> d{IValue(td)};
-  const IValue dim(makeIntrusive<ListValue>(IntType(), std::move(d)));
+  const IValue dim = intListIValue({td});
   const Scalar eps(1e-12);
   const Tensor prodSum = kSumDim(kMul(x1, x2), dim, false, IValue());
   const Tensor mag1 = kAddScalar(kSumDim(kMul(x1, x1), dim, false, IValue()), eps, kOne);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ops/kernel_args.h"
+#include "ops/loss_reduction.h"
 #include "ops/op_call.h"
 #include "ops/operator.h"
 #include "tensor/tensor_iterator.h"
@@ -26,14 +27,8 @@ const OpHandle kMinOther("aten::min.other");
 const OpHandle kClampMin("aten::clamp_min");
 const OpHandle kAddScalar("aten::add.Scalar");
 const OpHandle kSub("aten::sub.Tensor");
-const OpHandle kMean("aten::mean");
-const OpHandle kSum("aten::sum");
 
-Tensor applyReduction(const Tensor& loss, int64_t reduction) {
-  if (reduction == 1) return kMean(loss, IValue());
-  if (reduction == 2) return kSum(loss, IValue());
-  return loss;
-}
+Tensor applyReduction(const Tensor& loss, int64_t reduction) { return applyLossReduction(loss, reduction); }
 
 /// (nframe, dim) of a margin-loss input: a vector is one frame, a 0-dim input one frame of one class.
 void frames(const Tensor& input, int64_t& nframe, int64_t& dim) {

@@ -16,6 +16,7 @@
 
 #include "core/type.h"
 #include "ops/kernel_args.h"
+#include "ops/list_args.h"
 #include "ops/op_call.h"
 #include "ops/operator.h"
 #include "ops/out_variant.h"
@@ -31,17 +32,12 @@ const OpHandle kSumDim("aten::sum.dim_IntList");
 const OpHandle kMul("aten::mul.Tensor");
 const OpHandle kSqrt("aten::sqrt");
 
-IValue intListValue(const IntArray& v) {
-  std::vector<IValue> e(v.begin(), v.end());
-  return IValue(makeIntrusive<ListValue>(IntType(), std::move(e)));
-}
-
 Tensor frobeniusNorm(const Tensor& self, IntArray dim, bool keepdim) {
   KD_CHECK(dim.size() <= 2, "Expected at most 2 dimensions, but got {} dimensions instead.", dim.size());
-  if (dim.size() <= 1) return kNormDim(self, Scalar(int64_t(2)), intListValue(dim), keepdim);
+  if (dim.size() <= 1) return kNormDim(self, Scalar(int64_t(2)), intListIValue(dim), keepdim);
   for (auto& d : dim) d = maybeWrapDim(d, self.dim());
   KD_CHECK(dim[0] != dim[1], "Expected dims to be different, got [{}, {}] instead", dim[0], dim[1]);
-  return kSqrt(kSumDim(kMul(self, self), intListValue(dim), keepdim, IValue()));
+  return kSqrt(kSumDim(kMul(self, self), intListIValue(dim), keepdim, IValue()));
 }
 
 void frobeniusNormK(Stack& s) {
@@ -57,13 +53,13 @@ void frobeniusNormDimK(Stack& s) {
 void normDimDtypeK(Stack& s) {
   Args a(s, 5);
   const ScalarType dt = a.optDtype(4);
-  a.ret(kNormDim(a.tensor(0).to(dt), a[1], intListValue(a.intList(2)), a.toBool(3)));
+  a.ret(kNormDim(a.tensor(0).to(dt), a[1], intListIValue(a.intList(2)), a.toBool(3)));
 }
 
 void normDtypeK(Stack& s) {
   Args a(s, 3);
   const ScalarType dt = a.optDtype(2);
-  a.ret(kNormDim(a.tensor(0).to(dt), a[1], intListValue(IntArray{}), false));
+  a.ret(kNormDim(a.tensor(0).to(dt), a[1], intListIValue(IntArray{}), false));
 }
 
 /// Singular values of the m x n row-major matrix `a` (one-sided Jacobi on the columns; a is overwritten).
@@ -181,13 +177,13 @@ void linalgVectorNormK(Stack& s) {
              scalarTypeName(dt));
   const Tensor x = dt == ScalarType::Undefined ? self : self.to(dt);
   const IntArray dims = a[2].isNone() ? IntArray{} : a.intList(2);
-  a.ret(kNormDim(x, a[1], intListValue(dims), a.toBool(3)));
+  a.ret(kNormDim(x, a[1], intListIValue(dims), a.toBool(3)));
 }
 
 void normOutK(Stack& s) {
   Args a(s, 5);
   const Tensor out = a.tensor(4);
-  writeOut(out, kNormDim(a.tensor(0), a[1], intListValue(a.intList(2)), a.toBool(3)));
+  writeOut(out, kNormDim(a.tensor(0), a[1], intListIValue(a.intList(2)), a.toBool(3)));
   a.ret(out);
 }
 

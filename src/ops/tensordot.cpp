@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ops/kernel_args.h"
+#include "ops/list_args.h"
 #include "ops/op_call.h"
 #include "ops/operator.h"
 #include "ops/out_variant.h"
@@ -41,8 +42,7 @@ void tensordotK(Stack& s) {
   for (size_t i = 0; i < dims1.size(); ++i) {
     const int64_t s1 = in1.size(dims1[i]), s2 = in2.size(dims2[i]);
     auto sumKeep = [](const Tensor& t, int64_t d) {
-      std::vector<IValue> e{IValue(d)};
-      return kSumDim(t, IValue(makeIntrusive<ListValue>(IntType(), std::move(e))), true, IValue());
+      return kSumDim(t, intListIValue({d}), true, IValue());
     };
     if (s2 == 1) {
       t1 = sumKeep(t1, dims1[i]);

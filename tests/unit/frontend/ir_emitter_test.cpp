@@ -47,8 +47,8 @@ TEST(IrEmitter, StraightLineAndOperators) {
   EXPECT_EQ(c->graph("f"),
             "graph(%x.1 : Tensor,\n"
             "      %y.1 : int):\n"
+            "  %5 : int = prim::Constant[value=1]()\n"  // a literal: at the front, as PyTorch's emitConst
             "  %4 : Tensor = aten::mul(%x.1, %y.1)\n"
-            "  %5 : int = prim::Constant[value=1]()\n"
             "  %6 : int = prim::Constant[value=1]()\n"
             "  %z.1 : Tensor = aten::add(%4, %5, %6)\n"
             "  %9 : Tensor = aten::neg(%z.1)\n"
@@ -69,7 +69,8 @@ TEST(IrEmitter, IfOutputsAreSortedAndUnified) {
   std::string g = c->graph("f");
   EXPECT_TRUE(contains(g, "%a : int?, %b : int = prim::If(%c.1)")) << g;
   EXPECT_TRUE(contains(g, "-> (%a.1, %x.1)")) << g;
-  EXPECT_TRUE(contains(g, "-> (%x.1, %b.1)")) << g;
+  // `b = 2`: the literal lives at the front of the graph, outside the branch, so it stays unnamed (as PyTorch)
+  EXPECT_TRUE(contains(g, "-> (%x.1, %6)")) << g;
   EXPECT_TRUE(contains(g, "prim::TupleConstruct(%a, %b)")) << g;
 }
 
@@ -543,6 +544,51 @@ TEST(IrEmitter, ViewWithIntPrefersSizeOverload) {
   // x.view(-1) is view(int[] size) (as PyTorch), not view.dtype(ScalarType) although dtypes are ints
   auto c = compile("def f(x):\n    return x.view(-1), torch.zeros([2], dtype=6)\n");
   std::string g = c->graph("f");
-  EXPECT_TRUE(contains(g, "%4 : int[] = prim::ListConstruct(%3)\n  %5 : Tensor = aten::view(%x.1, %4)")) << g;
+  // numbered as PyTorch's: literal 1 (%2), its folded aten::neg (%3), -1 (%4)
+  EXPECT_TRUE(contains(g, "%5 : int[] = prim::ListConstruct(%4)\n  %6 : Tensor = aten::view(%x.1, %5)")) << g;
   EXPECT_TRUE(contains(g, "aten::zeros(")) << g;
+}
+
+TEST(IrEmitter, AnnotatedAssignmentReadsHaveTheDeclaredType) {
+  // as PyTorch 1.13: reads of `x: Optional[int] = 3` are Optional[int]; the graph holds the constant itself
+  EXPECT_TRUE(contains(compileError("from typing import Optional\n"
+                                    "def f() -> int:\n"
+                                    "    x: Optional[int] = 3\n"
+                                    "    return x + 1\n"),
+                       "found type 'Optional[int]'"));
+  auto c = compile(
+      "from typing import Optional\n"
+      "def f(a: int):\n"
+      "    x: Optional[int] = 3\n"
+      "    if a > 0:\n"
+      "        x = None\n"
+      "    return x\n");
+  std::string g = c->graph("f");
+  EXPECT_TRUE(contains(g, "%x.1 : int = prim::Constant[value=3]()")) << g;
+  EXPECT_TRUE(contains(g, "%x : int? = prim::If(")) << g;
+  EXPECT_FALSE(contains(g, "prim::Load")) << g;
+  EXPECT_TRUE(contains(compileError("def f(a: int) -> int:\n"
+                                    "    x = 1\n"
+                                    "    if a > 0:\n"
+                                    "        x: int = 2\n"
+                                    "    return x\n"),
+                       "already defined in an outer block"));
+}
+
+TEST(IrEmitter, StaticMethodIsAFreeFunction) {
+  // as torch.jit.script: a @staticmethod is compiled as __torch__.<name>, not as a method of the class
+  auto c = compile(
+      "class T:\n"
+      "    def __init__(self, k: float):\n"
+      "        self.k = k\n"
+      "    @staticmethod\n"
+      "    def make(v: float) -> 'T':\n"
+      "        return T(v * 2.0)\n"
+      "def f(v: float) -> float:\n"
+      "    return T.make(v).k\n");
+  EXPECT_TRUE(c->target.findFunction("__torch__.make"));
+  auto t = c->target.findType("__torch__.T");
+  ASSERT_TRUE(t);
+  EXPECT_FALSE(t->cast<ClassType>()->findMethod("make"));
+  EXPECT_TRUE(contains(c->graph("f"), "prim::Constant[name=\"make\"]()")) << c->graph("f");
 }

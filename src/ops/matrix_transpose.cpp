@@ -1,5 +1,5 @@
 // Transpose properties of tensors TorchScript compiles `x.mT`, `x.mH`, `x.T`, `x.H`, `x.adjoint()` to:
-// aten::mT, mH, adjoint (the last two dims swapped, matrices or batches of them), numpy_T (all dims
+// aten::mT, mH, adjoint (the last two dims swapped, matrices or batches of them; a 0-dim tensor as is), numpy_T (all dims
 // reversed), matrix_H (2-d only; a 0-dim tensor is returned as is). Real dtypes only, so the conjugating
 // forms are transposes. Views, with ATen's messages.
 #include "ops/kernel_args.h"
@@ -13,6 +13,10 @@ template <int Which> void lastTwoK(Stack& s) {
   static const char* names[] = {"tensor.mT", "tensor.mH", "tensor.adjoint()"};
   Args a(s, 1);
   const Tensor self = a.tensor(0);
+  if (self.dim() == 0) {  // PyTorch 1.13 returns a 0-dim tensor as is
+    a.ret(self.alias());
+    return;
+  }
   KD_CHECK(self.dim() >= 2, "{} is only supported on matrices or batches of matrices. Got {}-D tensor.", names[Which],
            self.dim());
   a.ret(self.transpose(-2, -1));

@@ -467,7 +467,8 @@ def aliases(a: torch.Tensor, b: torch.Tensor) -> List[torch.Tensor]:
 # x.mT / x.mH / x.T / x.H / x.adjoint() (aten::mT, mH, numpy_T, matrix_H, adjoint)
 # case: (torch.randn(2, 3, 4), torch.randn(3, 5))
 def matrix_transposes(x: torch.Tensor, m: torch.Tensor) -> List[torch.Tensor]:
-    return [x.mT, x.mH, x.adjoint(), x.T, m.T, m.H, m.mT.contiguous() + 1.0, torch.tensor(2.0).H]
+    return [x.mT, x.mH, x.adjoint(), x.T, m.T, m.H, m.mT.contiguous() + 1.0, torch.tensor(2.0).H,
+            torch.tensor(3.0).mT, torch.tensor(3.0).mH, torch.tensor(3.0).adjoint()]
 
 
 # case-raises: (torch.randn(3),)

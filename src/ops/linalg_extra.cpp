@@ -394,12 +394,16 @@ void innerK(Stack& s) {
   a.ret(einsum(l1 + "z," + l2 + "z->" + l1 + l2, {x, y}));
 }
 
+Tensor diagonalView(const Tensor& x, int64_t offset, int64_t d1In, int64_t d2In);
+
 void traceK(Stack& s) {
   Args a(s, 1);
   const Tensor x = a.tensor(0);
   KD_CHECK(x.dim() == 2, "trace: expected a matrix, but got tensor with dim {}", x.dim());
+  // Any 2-d matrix: the sum of its main diagonal (min(rows, cols) elements), as ATen's trace_cpu.
+  KD_CHECK(x.dtype() != ScalarType::Bool, "\"trace\" not implemented for 'Bool'");
   const ScalarType dt = isIntegralType(x.dtype(), true) ? ScalarType::Long : x.dtype();
-  a.ret(einsum("ii->", {x.to(dt)}));
+  a.ret(einsum("i->", {diagonalView(x, 0, 0, 1).to(dt)}));
 }
 
 // diagonal (a view): the elements (i, i + offset) of dims dim1, dim2, as the last dim.

@@ -64,6 +64,8 @@ __attribute__((weak)) void registerIndexFillScatterOps(OperatorRegistry& r);  //
 __attribute__((weak)) void registerOpAliasOps(OperatorRegistry& r);     // op_aliases.cpp
 __attribute__((weak)) void registerMatrixTransposeOps(OperatorRegistry& r);  // matrix_transpose.cpp
 __attribute__((weak)) void registerQuantileOps(OperatorRegistry& r);    // quantile.cpp
+__attribute__((weak)) void registerPackedSequenceOps(OperatorRegistry& r);  // packed_sequence.cpp
+__attribute__((weak)) void registerRreluGammaOps(OperatorRegistry& r);  // rrelu_gamma.cpp
 
 namespace {
 
@@ -87,6 +89,7 @@ OperatorRegistry* buildGlobal() {
       registerShapeListOps,   registerUpsampleAAOps,  registerLogspaceOps,  registerOutUpgradedOps,
       registerInplaceVariantOps, registerBucketizeOps, registerHistogramOps, registerDiffOps,
       registerIndexFillScatterOps, registerOpAliasOps, registerMatrixTransposeOps, registerQuantileOps,
+      registerPackedSequenceOps, registerRreluGammaOps,
   };
   for (FamilyFn f : families)
     if (f) f(*r);

@@ -230,8 +230,19 @@ TypePtr TupleType::create(std::vector<TypePtr> elems) { return std::make_shared<
 TypePtr TupleType::createNamed(std::string qualName, std::vector<std::string> names, std::vector<TypePtr> elems) {
   return std::make_shared<TupleType>(std::move(elems), std::move(qualName), std::move(names));
 }
+TypePtr TupleType::createNamed(std::vector<std::string> names, std::vector<TypePtr> elems) {
+  return std::make_shared<TupleType>(std::move(elems), std::nullopt, std::move(names));
+}
 std::string TupleType::str() const {
   if (qualName_) return *qualName_;
+  if (!names_.empty()) {
+    std::string out = "NamedTuple(";
+    for (size_t i = 0; i < elems_.size(); ++i) {
+      if (i) out += ", ";
+      out += names_[i] + " : " + elems_[i]->str();
+    }
+    return out + ")";
+  }
   std::string out = "(";
   out += joinTypes(elems_, false);
   out += ")";
@@ -253,6 +264,7 @@ bool TupleType::isSubtypeOfImpl(const Type& rhs) const {
   const auto& r = static_cast<const TupleType&>(rhs);
   // A NamedTuple may be used as a plain tuple, not the other way round.
   if (r.qualName_ && (!qualName_ || names_ != r.names_)) return false;
+  if (!r.names_.empty() && names_ != r.names_) return false;
   if (elems_.size() != r.elems_.size()) return false;
   for (size_t i = 0; i < elems_.size(); ++i)
     if (!elems_[i]->isSubtypeOfImpl(*r.elems_[i])) return false;

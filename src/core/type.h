@@ -131,6 +131,10 @@ class TupleType : public Type {
       : Type(TypeKind::Tuple), elems_(std::move(elems)), qualName_(std::move(qualName)), names_(std::move(names)) {}
   static TypePtr create(std::vector<TypePtr> elems);
   static TypePtr createNamed(std::string qualName, std::vector<std::string> names, std::vector<TypePtr> elems);
+  /// An anonymous NamedTuple: the returns of an operator whose schema names them all
+  /// ("-> (Tensor values, Tensor indices)"); str() "NamedTuple(values : Tensor, indices : Tensor)",
+  /// annotationStr() "Tuple[Tensor, Tensor]", fields readable by name.
+  static TypePtr createNamed(std::vector<std::string> names, std::vector<TypePtr> elems);
   const std::vector<TypePtr>& elements() const { return elems_; }
   const std::optional<std::string>& qualName() const { return qualName_; }
   const std::vector<std::string>& names() const { return names_; }

@@ -440,7 +440,23 @@ SugaredValuePtr FunctionEmitter::builtinCall(const SourceRange& loc, const std::
                                              const std::vector<NamedValue>& args,
                                              const std::vector<NamedValue>& kwargs,
                                              const std::optional<NamedValue>& self) {
-  return packOutputs(emitBuiltinCall(loc, graph_, name, args, kwargs, self, *registry_), loc);
+  std::vector<Value*> outs = emitBuiltinCall(loc, graph_, name, args, kwargs, self, *registry_);
+  // An operator whose returns are all named ("-> (Tensor values, Tensor indices)") packs them into an
+  // anonymous NamedTuple, so `x.min(1).values` works, as PyTorch's packOutputs with return_field_names.
+  const FunctionSchema* schema = outs.size() > 1 ? outs[0]->node()->schema() : nullptr;
+  if (schema && schema->returns.size() == outs.size() &&
+      std::all_of(schema->returns.begin(), schema->returns.end(), [](const Argument& r) { return !r.name.empty(); })) {
+    std::vector<std::string> names;
+    std::vector<TypePtr> types;
+    for (size_t i = 0; i < outs.size(); ++i) {
+      names.push_back(schema->returns[i].name);
+      types.push_back(outs[i]->type());
+    }
+    Node* n = graph_.insert(prim::TupleConstruct, outs, 1);  // no source range, as PyTorch's createTuple
+    n->output()->setType(TupleType::createNamed(std::move(names), std::move(types)));
+    return std::make_shared<SimpleValue>(n->output());
+  }
+  return packOutputs(outs, loc);
 }
 
 Value* FunctionEmitter::builtinCallValue(const SourceRange& loc, const std::string& name,
@@ -2540,6 +2556,8 @@ SugaredValuePtr FunctionEmitter::emitSubscript(const SubscriptExpr& s, const Typ
         throw CompileError("Tuple index out of range. Tuple is length " + std::to_string(n) + " and index is " +
                                std::to_string(c->toInt()),
                            loc);
+      // An element of a tuple built right here is its input (PyTorch's LowerSimpleTuples folds these).
+      if (v->node()->kind() == prim::TupleConstruct) return std::make_shared<SimpleValue>(v->node()->input(static_cast<size_t>(i)));
       if (i != c->toInt()) idx = insertConstant(IValue(i), sub->range);
       Node* node = graph_.insert(prim::TupleIndex, {v, idx}, 1);
       node->setSourceRange(loc);

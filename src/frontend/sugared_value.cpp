@@ -274,6 +274,8 @@ SugaredValuePtr SimpleValue::attr(const SourceRange& loc, FunctionEmitter& m, co
     const auto& names = tt->names();
     for (size_t i = 0; i < names.size(); ++i) {
       if (names[i] == field) {
+        // A field of a tuple built right here is its element (PyTorch's LowerSimpleTuples folds the index).
+        if (value->node()->kind() == prim::TupleConstruct) return simple(value->node()->input(i));
         Value* idx = m.insertConstant(IValue(static_cast<int64_t>(i)), loc);
         Node* n = g.insert(prim::TupleIndex, {value, idx}, 1);
         n->setSourceRange(loc);

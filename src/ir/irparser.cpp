@@ -286,6 +286,21 @@ class Parser {
         return TensorType();
       }
     }
+    if (id == "NamedTuple" && peek() == '(') {  // NamedTuple(values : Tensor, indices : Tensor)
+      ++p_;
+      std::vector<std::string> names;
+      std::vector<TypePtr> elems;
+      if (!accept(')')) {
+        for (;;) {
+          names.push_back(parseQualIdent());
+          expect(':');
+          elems.push_back(parseType());
+          if (!accept(',')) break;
+        }
+        expect(')');
+      }
+      return TupleType::createNamed(std::move(names), std::move(elems));
+    }
     if (id == "Function") return AnyType();  // replaced by FunctionType(fn) for named constants
     if (id == "Enum" && peek() == '<') {  // Enum<__torch__.Color>
       ++p_;

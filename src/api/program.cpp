@@ -7,7 +7,6 @@
 
 #include "api/api.h"
 #include "frontend/compiler.h"
-#include "frontend/functional_library.h"
 #include "serialize/zip_archive.h"
 #include "tensor/tensor.h"
 
@@ -103,18 +102,19 @@ std::shared_ptr<CompilationUnit> compileSourceFile(const std::string& path, cons
   auto source = std::make_shared<const Source>(text, path);
   CompileOptions options;
   compileSource(*cu, source, options);
-  // Compile every body now so errors surface before running (and no first-call cliff).
-  // The torch.nn.functional and torch.functional libraries (frontend/functional_library.h) are compiled
-  // into the unit as a whole when first referenced; only the functions the program reaches are compiled
-  // (through their callers).
-  for (size_t i = 0; i < cu->functions().size(); ++i) {
-    GraphFunction* f = cu->functions()[i].get();
-    if (isLibraryQualifiedName(f->qualname())) continue;
-    f->ensureDefined();
-    f->code();
-  }
+  // Bodies compile when a program selects its entry (Program::select): the entry and everything it reaches,
+  // as torch.jit.script(fn) compiles fn and its callees, so definitions the entry never uses (a Python-only
+  // nn.Module class, an unused helper) do not stop the program.
   return cu;
 }
+
+namespace {
+/// Compiles `f` and what it calls now, so errors surface before running (and no first-call cliff).
+void compileEntry(GraphFunction* f) {
+  f->ensureDefined();
+  f->code();
+}
+}  // namespace
 
 Program Program::open(const std::string& path) {
   Program p;
@@ -138,6 +138,7 @@ Callable Program::select(const std::string& method, const std::string& function,
         if (f->name() == function || f->qualname() == "__torch__." + function) { fn = f.get(); break; }
     }
     if (!fn) throw Error(fmt::format("function '{}' is not defined in '{}'", function, path_));
+    compileEntry(fn);
     c.function = fn;
     return c;
   }
@@ -165,9 +166,12 @@ Callable Program::select(const std::string& method, const std::string& function,
     if (dot != std::string::npos && cu_->findClass(q.substr(0, dot))) continue;
     free.push_back(f.get());
   }
-  if (free.size() == 1) { c.function = free[0]; return c; }
   for (GraphFunction* f : free)
-    if (f->name() == "forward") { c.function = f; return c; }
+    if (free.size() == 1 || f->name() == "forward") {
+      compileEntry(f);
+      c.function = f;
+      return c;
+    }
   std::string names;
   for (GraphFunction* f : free) names += (names.empty() ? "" : ", ") + f->name();
   throw UsageError(fmt::format("'{}' defines {} functions ({}); choose one with --function NAME", path_, free.size(),

@@ -267,6 +267,10 @@ class FileResolver : public Resolver {
   FileResolver(CompilationTarget& target, std::string prefix, std::shared_ptr<Resolver> fallback)
       : target_(target), prefix_(std::move(prefix)), fallback_(std::move(fallback)) {}
   TypePtr resolveType(const std::string& name, const SourceRange& loc) override {
+    if (pythonModules_.count(name))
+      throw CompileError("'" + name + "' is an nn.Module subclass: those are compiled from an instance in Python "
+                         "(torch.jit.script(module)); save it with torch.jit.save and run the archive",
+                         loc);
     auto it = localTypes_.find(name);
     if (it != localTypes_.end()) {
       if (TypePtr t = target_.findType(it->second)) return t;
@@ -299,12 +303,25 @@ class FileResolver : public Resolver {
   std::string prefix_;
   std::shared_ptr<Resolver> fallback_;
   std::unordered_map<std::string, std::string> localTypes_, localFunctions_;
+  std::unordered_set<std::string> pythonModules_;  // nn.Module subclasses of a source program (not compiled)
   std::unordered_map<std::string, SugaredValuePtr> aliases_;
   std::function<TypePtr(const std::string&)> definer_;
   const OperatorRegistry* registry_ = nullptr;
   bool archiveMode_ = false;
 };
 
+}  // namespace
+
+namespace {
+/// `if __name__ == "__main__":` (either operand order), without an else branch.
+bool isMainGuard(const IfStmt& st) {
+  if (!st.orelse.empty() || st.test->kind != ExprKind::Compare) return false;
+  const auto& c = st.test->as<CompareExpr>();
+  if (c.ops.size() != 1 || c.ops[0] != CmpOpKind::Eq) return false;
+  auto isName = [](const ExprPtr& e) { return e->kind == ExprKind::Name && e->as<NameExpr>().id == "__name__"; };
+  auto isMain = [](const ExprPtr& e) { return e->kind == ExprKind::Str && e->as<StrExpr>().value == "__main__"; };
+  return (isName(c.left) && isMain(c.comparators[0])) || (isMain(c.left) && isName(c.comparators[0]));
+}
 }  // namespace
 
 std::vector<Function*> compileSource(CompilationTarget& target, const std::shared_ptr<const Source>& source,
@@ -392,17 +409,36 @@ std::vector<Function*> compileSource(CompilationTarget& target, const std::share
         break;
       }
       case StmtKind::Pass: break;
+      case StmtKind::If:
+        // `if __name__ == "__main__":` is the Python driver of a script; TorchScript never compiles it.
+        if (!options.archiveMode && isMainGuard(s->as<IfStmt>())) break;
+        throw CompileError("only definitions, imports and constants are allowed at the top level", s->range);
       default:
         throw CompileError("only definitions, imports and constants are allowed at the top level", s->range);
     }
   }
+  // An nn.Module subclass in a source program is Python that torch.jit.script compiles from an instance
+  // (its __init__ builds submodules); only the archive torch.jit.save writes of it is TorchScript. Such a
+  // class is left undefined, and an error names it only if the program uses it.
+  // (A module class written the way archives hold them — attribute declarations, no __init__ — is
+  // TorchScript and compiles.)
+  auto pythonModule = [&options](const ClassStmt& c) {
+    if (options.archiveMode) return false;
+    bool module = false, init = false;
+    for (auto& b : c.bases) module |= isModuleBase(dottedName(b));
+    for (auto& st : c.body) init |= st->kind == StmtKind::Def && st->as<DefStmt>().name == "__init__";
+    return module && init;
+  };
+  for (auto& [q, c] : classes)
+    if (pythonModule(*c)) resolver->pythonModules_.insert(c->name);
   resolver->definer_ = [&target, file, classes, ctx](const std::string& q) -> TypePtr {
     auto it = classes.find(q);
     if (it == classes.end()) return nullptr;
     return defineClass(target, file, *it->second, q, ctx);
   };
   // second pass: classes (in order), then functions
-  for (auto& q : classOrder) defineClass(target, file, *classes.at(q), q, ctx);
+  for (auto& q : classOrder)
+    if (!pythonModule(*classes.at(q))) defineClass(target, file, *classes.at(q), q, ctx);
   std::vector<const DefStmt*> defs;
   for (auto& s : file->body)
     if (s->kind == StmtKind::Def) defs.push_back(&s->as<DefStmt>());

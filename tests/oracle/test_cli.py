@@ -113,3 +113,55 @@ def test_usage_errors_name_the_problem(run_kindling, fixtures_dir):
     for bad in ("0", "-3", "5000"):
         res = run_kindling("run", archive, "--threads", bad)
         assert res.returncode == 64 and "--threads" in res.stderr and "1 to 1024" in res.stderr, res.describe()
+
+
+SCRIPT_WITH_PYTHON_PARTS = '''
+import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(3, 3)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+def unused_broken(x: int) -> int:
+    return x + "a"
+
+
+def f(x: torch.Tensor) -> torch.Tensor:
+    return x * 2
+
+
+def uses_module(x: torch.Tensor) -> torch.Tensor:
+    return Net()(x)
+
+
+if __name__ == "__main__":
+    print(f(torch.ones(2)))
+'''
+
+
+def test_source_program_compiles_what_its_entry_reaches(run_kindling, tmp_path):
+    # As torch.jit.script(f): only f and what it calls are compiled. An nn.Module subclass (Python that
+    # torch.jit.script compiles from an instance), an unused helper with a type error and the
+    # `if __name__ == "__main__":` driver do not stop f; using the module, or running the broken helper,
+    # is a compile error naming it.
+    src = tmp_path / "script.py"
+    src.write_text(SCRIPT_WITH_PYTHON_PARTS)
+    inp = tmp_path / "in.pt"
+    torch.save((torch.tensor([1.0, -2.0]),), str(inp))
+    out = tmp_path / "out.pt"
+    res = run_kindling("run", src, "--function", "f", "--input", inp, "--output", out)
+    assert res.returncode == 0, res.describe()
+    assert torch.equal(torch.load(str(out)), torch.tensor([2.0, -4.0]))
+    res = run_kindling("run", src, "--function", "uses_module", "--input", inp)
+    assert_no_crash(res)
+    assert res.returncode == 1 and "'Net' is an nn.Module subclass" in res.stderr and "line 24" in res.stderr, res.describe()
+    res = run_kindling("run", src, "--function", "unused_broken", "--input", inp)
+    assert_no_crash(res)
+    assert res.returncode == 1 and "line 16" in res.stderr and "<--- HERE" in res.stderr, res.describe()

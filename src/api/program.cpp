@@ -138,6 +138,15 @@ Callable Program::select(const std::string& method, const std::string& function,
         if (f->name() == function || f->qualname() == "__torch__." + function) { fn = f.get(); break; }
     }
     if (!fn) throw Error(fmt::format("function '{}' is not defined in '{}'", function, path_));
+    // A method (its qualifier is a class) needs its object: an archive's module methods go by --method.
+    const std::string& q = fn->qualname();
+    const size_t dot = q.rfind('.');
+    if (dot != std::string::npos && cu_->findClass(q.substr(0, dot)))
+      throw UsageError(isArchive() ? fmt::format("'{}' is a method of '{}', not a free function; run a method of the "
+                                                 "archive's module with --method NAME",
+                                                 function, q.substr(0, dot))
+                                   : fmt::format("'{}' is a method of class '{}', not a free function", function,
+                                                 q.substr(0, dot)));
     compileEntry(fn);
     c.function = fn;
     return c;

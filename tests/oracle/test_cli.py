@@ -165,3 +165,10 @@ def test_source_program_compiles_what_its_entry_reaches(run_kindling, tmp_path):
     res = run_kindling("run", src, "--function", "unused_broken", "--input", inp)
     assert_no_crash(res)
     assert res.returncode == 1 and "line 16" in res.stderr and "<--- HERE" in res.stderr, res.describe()
+
+
+def test_function_naming_a_module_method_points_to_method(fixtures_dir, run_kindling):
+    # --function selects free functions; a module's method (here the submodules' forward) goes by --method.
+    res = run_kindling("run", fixtures_dir / "cnn_scripted.pt", "--function", "forward")
+    assert_no_crash(res)
+    assert res.returncode == 64 and "is a method of" in res.stderr and "--method" in res.stderr, res.describe()

@@ -62,3 +62,10 @@ def gamma_integer_inputs(a: torch.Tensor, b: torch.Tensor) -> List[torch.Tensor]
 # case-raises: (torch.tensor([True]), 1)
 def mvlgamma_checks(x: torch.Tensor, p: int) -> torch.Tensor:
     return torch.mvlgamma(x, p)
+
+
+# case: (torch.tensor([-2.0, -0.5, 0.0, 1.5, -7.25]),)
+def functional_rrelu_forms(x: torch.Tensor) -> List[torch.Tensor]:
+    y = x.clone()
+    F.rrelu(y, 0.1, 0.6, inplace=True)
+    return [y, F.rrelu(x), F.rrelu(x, 0.2, training=False), F.rrelu(x, upper=0.5)]

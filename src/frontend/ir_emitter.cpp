@@ -243,6 +243,41 @@ bool CallGraph::addAndCheckCycle(const Function* caller, const Function* callee)
 
 // ====================================================================== constants
 
+namespace {
+/// Python's `l op r` on two int/float constants (int // and % floor, / always float); None for an operator
+/// it does not fold. Throws CompileError on division by zero, as Python would raise evaluating the default.
+IValue foldNumberBinOp(BinOpKind op, const IValue& l, const IValue& r, const SourceRange& loc) {
+  if (l.isInt() && r.isInt()) {
+    const int64_t a = l.toInt(), c = r.toInt();
+    switch (op) {
+      case BinOpKind::Add: return IValue(static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(c)));
+      case BinOpKind::Sub: return IValue(static_cast<int64_t>(static_cast<uint64_t>(a) - static_cast<uint64_t>(c)));
+      case BinOpKind::Mul: return IValue(static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(c)));
+      case BinOpKind::FloorDiv:
+      case BinOpKind::Mod: {
+        if (c == 0) throw CompileError("division by zero in a constant expression", loc);
+        int64_t q = a / c, m = a % c;
+        if (m != 0 && ((m < 0) != (c < 0))) { --q; m += c; }
+        return IValue(op == BinOpKind::FloorDiv ? q : m);
+      }
+      case BinOpKind::Div: break;  // float below
+      default: return IValue();
+    }
+  }
+  const double a = l.isInt() ? static_cast<double>(l.toInt()) : l.toDouble();
+  const double c = r.isInt() ? static_cast<double>(r.toInt()) : r.toDouble();
+  switch (op) {
+    case BinOpKind::Add: return IValue(a + c);
+    case BinOpKind::Sub: return IValue(a - c);
+    case BinOpKind::Mul: return IValue(a * c);
+    case BinOpKind::Div:
+      if (c == 0) throw CompileError("division by zero in a constant expression", loc);
+      return IValue(a / c);
+    default: return IValue();
+  }
+}
+}  // namespace
+
 IValue evalConstantExpr(const ExprPtr& e, const TypePtr& type) {
   switch (e->kind) {
     case ExprKind::Int: {
@@ -261,6 +296,17 @@ IValue evalConstantExpr(const ExprPtr& e, const TypePtr& type) {
         if (v.isDouble()) return IValue(-v.toDouble());
       }
       break;
+    }
+    case ExprKind::BinOp: {
+      // Arithmetic on number literals (`lower: float = 1.0 / 8`): Python evaluates a default before
+      // TorchScript sees it, so PyTorch accepts any such expression.
+      auto& b = e->as<BinOpExpr>();
+      IValue l = evalConstantExpr(b.lhs, nullptr), r = evalConstantExpr(b.rhs, nullptr);
+      if ((!l.isInt() && !l.isDouble()) || (!r.isInt() && !r.isDouble())) break;
+      IValue v = foldNumberBinOp(b.op, l, r, e->range);
+      if (v.isNone()) break;
+      if (v.isInt() && type && type->kind() == TypeKind::Float) return IValue(static_cast<double>(v.toInt()));
+      return v;
     }
     case ExprKind::Tuple: {
       std::vector<IValue> elems;

@@ -1,6 +1,7 @@
 // Advanced-indexing operands as ATen prepares them for aten::index and aten::index_put_: the `indices`
 // list (one optional tensor per leading dim of self) turned into one long index tensor or an undefined
-// tensor (the whole dim) per dim of self. Shared by ops/index.cpp and ops/index_put.cpp.
+// tensor (the whole dim) per dim of self, and the element offsets self[indices] reads or writes. Shared by
+// ops/index.cpp and ops/index_put.cpp.
 #pragma once
 #include <vector>
 
@@ -15,5 +16,16 @@ namespace kindling {
 /// Throws IndexError (KD_CHECK_INDEX) for too many indices, a mask whose shape does not match the dims it
 /// covers, or an index tensor that is not integral or boolean (PyTorch's messages).
 std::vector<Tensor> indexTensorsPerDim(const Tensor& self, const std::vector<IValue>& indices);
+
+/// self[indices] as positions: the result's shape and, in its row-major order, each element's offset into
+/// `self` (in elements, from self's data pointer). Indexed dims broadcast together; adjacent ones stay in
+/// place, separated ones move to the front (NumPy's rule, as ATen). anyIndexed is false when every entry
+/// is None (the result is then self's shape). Throws IndexError for an index out of bounds.
+struct IndexedOffsets {
+  IntArray shape;
+  std::vector<int64_t> offsets;
+  bool anyIndexed = false;
+};
+IndexedOffsets indexedOffsets(const Tensor& self, const std::vector<IValue>& indices);
 
 }  // namespace kindling

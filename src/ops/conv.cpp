@@ -98,27 +98,34 @@ void checkConvArgs(const char* opName, const Tensor& input, const Tensor& weight
   (void)opName;
 }
 
+/// Sizes and parameters of a 1-, 2- or 3-d convolution seen as 3-d (missing leading spatial dims are 1,
+/// their stride/dilation 1 and padding 0): in [N, C, ID, IH, IW], weight [*, *, KD, KH, KW], out [N, O, OD, OH, OW].
+struct ConvGeometry {
+  int64_t N, C, O, ID, IH, IW, KD, KH, KW, OD, OH, OW, sd, sh, sw, pd, ph, pw, dd, dh, dw;
+  ConvGeometry(const Tensor& in, const Tensor& w, const Tensor& out, const IntArray& stride, const IntArray& pad,
+               const IntArray& dil) {
+    const size_t spatial = in.dim() - 2;
+    auto sp = [spatial](const Tensor& t, size_t k) { return k + spatial >= 3 ? t.sizes()[2 + k + spatial - 3] : int64_t(1); };
+    auto par = [spatial](const IntArray& v, size_t k, int64_t dflt) { return k + spatial >= 3 ? v[k + spatial - 3] : dflt; };
+    N = in.sizes()[0], C = in.sizes()[1], O = out.sizes()[1];
+    ID = sp(in, 0), IH = sp(in, 1), IW = sp(in, 2);
+    KD = sp(w, 0), KH = sp(w, 1), KW = sp(w, 2);
+    OD = sp(out, 0), OH = sp(out, 1), OW = sp(out, 2);
+    sd = par(stride, 0, 1), sh = par(stride, 1, 1), sw = par(stride, 2, 1);
+    pd = par(pad, 0, 0), ph = par(pad, 1, 0), pw = par(pad, 2, 0);
+    dd = par(dil, 0, 1), dh = par(dil, 1, 1), dw = par(dil, 2, 1);
+  }
+};
+
 /// Direct loop for the dtypes oneDNN does not run here: float64 and the integer types (PyTorch's slow_conv
 /// path supports them; integers accumulate in their own type, wrapping as ATen's integer gemm does).
 template <class T>
 void directConv(const Tensor& in, const Tensor& w, const Tensor& b, Tensor& out, const IntArray& stride,
                 const IntArray& pad, const IntArray& dil, int64_t groups) {
-  // Treat all cases as 3-d spatial with leading 1s.
-  auto sp = [](const Tensor& t, size_t k) {
-    const size_t spatial = t.dim() - 2;
-    return k + spatial >= 3 ? t.sizes()[2 + k + spatial - 3] : int64_t(1);
-  };
-  const size_t spatial = in.dim() - 2;
-  auto par = [&](const IntArray& v, size_t k, int64_t dflt) {
-    return k + spatial >= 3 ? v[k + spatial - 3] : dflt;
-  };
-  const int64_t N = in.sizes()[0], C = in.sizes()[1], O = w.sizes()[0];
-  const int64_t ID = sp(in, 0), IH = sp(in, 1), IW = sp(in, 2);
-  const int64_t KD = sp(w, 0), KH = sp(w, 1), KW = sp(w, 2);
-  const int64_t OD = sp(out, 0), OH = sp(out, 1), OW = sp(out, 2);
-  const int64_t sd = par(stride, 0, 1), sh = par(stride, 1, 1), sw = par(stride, 2, 1);
-  const int64_t pd = par(pad, 0, 0), ph = par(pad, 1, 0), pw = par(pad, 2, 0);
-  const int64_t dd = par(dil, 0, 1), dh = par(dil, 1, 1), dw = par(dil, 2, 1);
+  const ConvGeometry g(in, w, out, stride, pad, dil);
+  const int64_t N = g.N, C = g.C, O = g.O, ID = g.ID, IH = g.IH, IW = g.IW, KD = g.KD, KH = g.KH, KW = g.KW;
+  const int64_t OD = g.OD, OH = g.OH, OW = g.OW, sd = g.sd, sh = g.sh, sw = g.sw, pd = g.pd, ph = g.ph, pw = g.pw;
+  const int64_t dd = g.dd, dh = g.dh, dw = g.dw;
   const Tensor x = in.contiguous(), wc = w.contiguous();
   const Tensor bc = b.defined() ? b.to(scalarTypeOf<T>()).contiguous() : Tensor();
   const T* X = x.data_ptr<T>();
@@ -166,20 +173,10 @@ void directConv(const Tensor& in, const Tensor& w, const Tensor& b, Tensor& out,
 template <class T>
 void directConvTransposed(const Tensor& in, const Tensor& w, const Tensor& b, Tensor& out, const IntArray& stride,
                           const IntArray& pad, const IntArray& dil, int64_t groups) {
-  const size_t spatial = in.dim() - 2;
-  auto sp = [spatial](const Tensor& t, size_t k) {
-    return k + spatial >= 3 ? t.sizes()[2 + k + spatial - 3] : int64_t(1);
-  };
-  auto par = [spatial](const IntArray& v, size_t k, int64_t dflt) {
-    return k + spatial >= 3 ? v[k + spatial - 3] : dflt;
-  };
-  const int64_t N = in.sizes()[0], C = in.sizes()[1], O = out.sizes()[1];
-  const int64_t ID = sp(in, 0), IH = sp(in, 1), IW = sp(in, 2);
-  const int64_t KD = sp(w, 0), KH = sp(w, 1), KW = sp(w, 2);
-  const int64_t OD = sp(out, 0), OH = sp(out, 1), OW = sp(out, 2);
-  const int64_t sd = par(stride, 0, 1), sh = par(stride, 1, 1), sw = par(stride, 2, 1);
-  const int64_t pd = par(pad, 0, 0), ph = par(pad, 1, 0), pw = par(pad, 2, 0);
-  const int64_t dd = par(dil, 0, 1), dh = par(dil, 1, 1), dw = par(dil, 2, 1);
+  const ConvGeometry g(in, w, out, stride, pad, dil);
+  const int64_t N = g.N, C = g.C, O = g.O, ID = g.ID, IH = g.IH, IW = g.IW, KD = g.KD, KH = g.KH, KW = g.KW;
+  const int64_t OD = g.OD, OH = g.OH, OW = g.OW, sd = g.sd, sh = g.sh, sw = g.sw, pd = g.pd, ph = g.ph, pw = g.pw;
+  const int64_t dd = g.dd, dh = g.dh, dw = g.dw;
   const Tensor x = in.contiguous(), wc = w.contiguous();
   const Tensor bc = b.defined() ? b.to(scalarTypeOf<T>()).contiguous() : Tensor();
   const T* X = x.data_ptr<T>();

@@ -140,63 +140,13 @@ void maskedFillTensor_(Stack& s) { Args a(s, 3); Tensor self = a.tensor(0); mask
 /// integer positions of their true elements. Indexed dims must be adjacent (PyTorch then keeps them in place;
 /// non-adjacent indexed dims move the result dims to the front, which is supported too).
 Tensor indexTensor(const Tensor& self, const std::vector<IValue>& indices) {
-  std::vector<Tensor> idx = indexTensorsPerDim(self, indices);  // per self dim (undefined = slice)
-  // Broadcast the defined indices.
-  std::vector<const IntArray*> shapes;
-  std::vector<int64_t> indexed;
-  for (int64_t k = 0; k < self.dim(); ++k)
-    if (idx[k].defined()) {
-      shapes.push_back(&idx[k].sizes());
-      indexed.push_back(k);
-    }
-  if (indexed.empty()) return self.alias();
-  const IntArray bshape = inferSizeN(shapes);
-  std::vector<Tensor> bidx;
-  for (int64_t k : indexed) bidx.push_back(idx[k].expand(bshape).contiguous());
-  bool adjacent = true;
-  for (size_t i = 1; i < indexed.size(); ++i) adjacent = adjacent && indexed[i] == indexed[i - 1] + 1;
-  // Result shape.
-  IntArray before, after;
-  for (int64_t k = 0; k < self.dim(); ++k) {
-    if (idx[k].defined()) continue;
-    if (adjacent && k < indexed.front()) before.push_back(k);
-    else after.push_back(k);
-  }
-  IntArray outShape;
-  for (int64_t k : before) outShape.push_back(self.sizes()[k]);
-  outShape.insert(outShape.end(), bshape.begin(), bshape.end());
-  for (int64_t k : after) outShape.push_back(self.sizes()[k]);
-  Tensor out = Tensor::empty(outShape, self.dtype());
-  const int64_t nb = static_cast<int64_t>(bshape.size());
-  int64_t bn = 1;
-  for (int64_t x : bshape) bn *= x;
+  const IndexedOffsets pos = indexedOffsets(self, indices);
+  if (!pos.anyIndexed) return self.alias();
+  Tensor out = Tensor::empty(pos.shape, self.dtype());
   const size_t es = self.element_size();
   const char* src = static_cast<const char*>(self.data_ptr());
   char* dst = static_cast<char*>(out.data_ptr());
-  const int64_t total = out.numel();
-  IntArray pos(outShape.size(), 0);
-  for (int64_t e = 0; e < total; ++e) {
-    int64_t off = 0;
-    size_t p = 0;
-    for (int64_t k : before) off += pos[p++] * self.strides()[k];
-    int64_t flat = 0;
-    for (int64_t j = 0; j < nb; ++j) flat = flat * bshape[j] + pos[p++];
-    for (size_t j = 0; j < indexed.size(); ++j) {
-      const int64_t k = indexed[j];
-      int64_t v = bidx[j].data_ptr<int64_t>()[flat];
-      const int64_t n = self.sizes()[k];
-      KD_CHECK_INDEX(v >= -n && v < n, "index {} is out of bounds for dimension {} with size {}", v, k, n);
-      if (v < 0) v += n;
-      off += v * self.strides()[k];
-    }
-    for (int64_t k : after) off += pos[p++] * self.strides()[k];
-    std::memcpy(dst + e * es, src + off * es, es);
-    for (int64_t k = static_cast<int64_t>(outShape.size()) - 1; k >= 0; --k) {
-      if (++pos[k] < outShape[k]) break;
-      pos[k] = 0;
-    }
-  }
-  (void)bn;
+  for (size_t e = 0; e < pos.offsets.size(); ++e) std::memcpy(dst + e * es, src + pos.offsets[e] * es, es);
   return out;
 }
 void indexK(Stack& s) {

@@ -19,62 +19,6 @@ namespace kindling {
 
 namespace {
 
-/// The element offsets into `self` (in elements, from its data pointer) of self[indices], in the
-/// row-major order of the result, and the result's shape.
-std::vector<int64_t> indexedOffsets(const Tensor& self, const std::vector<IValue>& indices, IntArray& outShape) {
-  std::vector<Tensor> idx = indexTensorsPerDim(self, indices);
-  std::vector<const IntArray*> shapes;
-  std::vector<int64_t> indexed;
-  for (int64_t k = 0; k < self.dim(); ++k)
-    if (idx[k].defined()) {
-      shapes.push_back(&idx[k].sizes());
-      indexed.push_back(k);
-    }
-  IntArray bshape = indexed.empty() ? IntArray{} : inferSizeN(shapes);
-  std::vector<Tensor> bidx;
-  for (int64_t k : indexed) bidx.push_back(idx[k].expand(bshape).contiguous());
-  bool adjacent = true;
-  for (size_t i = 1; i < indexed.size(); ++i) adjacent = adjacent && indexed[i] == indexed[i - 1] + 1;
-  IntArray before, after;
-  for (int64_t k = 0; k < self.dim(); ++k) {
-    if (idx[k].defined()) continue;
-    if (adjacent && !indexed.empty() && k < indexed.front()) before.push_back(k);
-    else after.push_back(k);
-  }
-  outShape.clear();
-  for (int64_t k : before) outShape.push_back(self.sizes()[k]);
-  if (!indexed.empty()) outShape.insert(outShape.end(), bshape.begin(), bshape.end());
-  for (int64_t k : after) outShape.push_back(self.sizes()[k]);
-  int64_t total = 1;
-  for (int64_t x : outShape) total *= x;
-  std::vector<int64_t> offsets;
-  offsets.reserve(static_cast<size_t>(total));
-  const int64_t nb = indexed.empty() ? 0 : static_cast<int64_t>(bshape.size());
-  IntArray pos(outShape.size(), 0);
-  for (int64_t e = 0; e < total; ++e) {
-    int64_t off = 0;
-    size_t p = 0;
-    for (int64_t k : before) off += pos[p++] * self.strides()[k];
-    int64_t flat = 0;
-    for (int64_t j = 0; j < nb; ++j) flat = flat * bshape[j] + pos[p++];
-    for (size_t j = 0; j < indexed.size(); ++j) {
-      const int64_t k = indexed[j];
-      int64_t v = bidx[j].data_ptr<int64_t>()[flat];
-      const int64_t n = self.sizes()[k];
-      KD_CHECK_INDEX(v >= -n && v < n, "index {} is out of bounds for dimension {} with size {}", v, k, n);
-      if (v < 0) v += n;
-      off += v * self.strides()[k];
-    }
-    for (int64_t k : after) off += pos[p++] * self.strides()[k];
-    offsets.push_back(off);
-    for (int64_t k = static_cast<int64_t>(outShape.size()) - 1; k >= 0; --k) {
-      if (++pos[k] < outShape[k]) break;
-      pos[k] = 0;
-    }
-  }
-  return offsets;
-}
-
 template <class T>
 void accumulateInto(char* dst, const char* src, const std::vector<int64_t>& offsets) {
   T* d = reinterpret_cast<T*>(dst);
@@ -83,8 +27,9 @@ void accumulateInto(char* dst, const char* src, const std::vector<int64_t>& offs
 }
 
 void indexPutInPlace(Tensor& self, const std::vector<IValue>& indices, const Tensor& values, bool accumulate) {
-  IntArray outShape;
-  std::vector<int64_t> offsets = indexedOffsets(self, indices, outShape);
+  const IndexedOffsets pos = indexedOffsets(self, indices);
+  const IntArray& outShape = pos.shape;
+  const std::vector<int64_t>& offsets = pos.offsets;
   // values broadcast to the indexed shape (ATen: "shape mismatch: value tensor of shape [..] cannot be
   // broadcast to indexing result of shape [..]")
   bool ok = values.dim() <= static_cast<int64_t>(outShape.size());

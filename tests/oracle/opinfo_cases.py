@@ -54,6 +54,8 @@ def _import_op_db():
 
 import torch  # noqa: E402
 
+import rounding_bounds  # noqa: E402
+
 DTYPES = [torch.float32, torch.float64, torch.int64, torch.bool]
 
 # Ops whose values are random or uninitialized: only dtype and shape are compared.
@@ -73,6 +75,20 @@ SEEDED = {
 REFLECTED = {"__radd__": "+", "__rsub__": "-", "__rmul__": "*", "__rdiv__": "/", "__rpow__": "**",
              "__rmod__": "%", "__rand__": "&", "__ror__": "|", "__rxor__": "^", "__rmatmul__": "@"}
 PROPERTIES = {"T", "H", "mT", "mH"}
+
+# Ops whose every floating output element is a sum of products of input elements with coefficient 1 (a
+# convolution, a matrix product, a sum): PyTorch and Kindling sum them in orders their BLAS / oneDNN / vector
+# kernels pick per CPU. Their float samples are compared within the rounding bound of that sum
+# (rounding_bounds.sum_of_products_bound), on top of the fixed tolerance of every other op: sum_k |term_k| is
+# the program run on the inputs' absolute values in float64, the number of terms the program run on ones.
+# (addmm-style ops are not listed: their alpha/beta literals may be negative, so |inputs| does not give
+# sum_k |term_k|.)
+SUM_OF_PRODUCTS = {
+    "nn.functional.conv1d", "nn.functional.conv2d", "nn.functional.conv3d", "nn.functional.conv_transpose1d",
+    "nn.functional.conv_transpose2d", "nn.functional.conv_transpose3d", "nn.functional.linear",
+    "nn.functional.bilinear", "matmul", "__rmatmul__", "mm", "bmm", "mv", "dot", "vdot", "inner", "tensordot",
+    "einsum", "trace", "sum", "nansum", "cumsum",
+}
 
 
 class Unsupported(Exception):
@@ -108,6 +124,7 @@ class Case:
         self.expect_raise = False
         self.values_compared = True   # False for random / uninitialized results
         self.skip = None              # reason string when not run
+        self.bound = None             # float64 tensor: allowed |Kindling - PyTorch| per element, or None
 
     @property
     def id(self):
@@ -349,6 +366,37 @@ def _torch_outcome(case, src, inputs):
         case.expected = _plain(out)
     except Exception:  # noqa: BLE001
         case.expect_raise = True
+        return
+    if case.opname in SUM_OF_PRODUCTS:
+        case.bound = _sum_of_products_bound(cu, inputs, case.expected)
+
+
+def _map_tensors(v, f):
+    if isinstance(v, torch.Tensor):
+        return f(v)
+    if isinstance(v, (list, tuple)):
+        return type(v)(_map_tensors(e, f) for e in v)
+    return v
+
+
+def _sum_of_products_bound(cu, inputs, expected):
+    """The rounding bound of a SUM_OF_PRODUCTS sample with a floating tensor result, else None: the program
+    on |inputs| in float64 gives sum_k |term_k| per element, on ones (float64) the number of terms; each term
+    has at most as many factors as the program has tensor arguments."""
+    if not isinstance(expected, torch.Tensor) or not expected.is_floating_point():
+        return None
+    flat = []
+    _map_tensors(inputs, flat.append)
+    if not all(t.is_floating_point() for t in flat):
+        return None
+    try:
+        abs_sum = cu.fn(*_map_tensors(inputs, lambda t: t.detach().abs().double()))
+        n_terms = cu.fn(*_map_tensors(inputs, lambda t: torch.ones_like(t, dtype=torch.float64)))
+    except Exception:  # noqa: BLE001
+        return None
+    if not isinstance(abs_sum, torch.Tensor) or abs_sum.shape != expected.shape:
+        return None
+    return rounding_bounds.sum_of_products_bound(abs_sum, n_terms, expected.dtype, factors=len(flat))
 
 
 def build_cases(kindling_names, only=None):

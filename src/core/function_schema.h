@@ -1,6 +1,6 @@
 // FunctionSchema: the signature of an operator or TorchScript function, as PyTorch writes it:
 //   "aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor"
-// Parsed by ops/schema_parser.h; printed by str() in exactly PyTorch's syntax (torch._C._jit_get_all_schemas()).
+// Parsed by ops/registry/schema_parser.h; printed by str() in exactly PyTorch's syntax (torch._C._jit_get_all_schemas()).
 #pragma once
 #include <memory>
 #include <optional>

@@ -23,7 +23,7 @@
 
 #include "core/function_schema.h"
 #include "ir/ir.h"
-#include "ops/operator.h"
+#include "ops/registry/operator.h"
 
 namespace kindling {
 

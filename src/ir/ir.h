@@ -24,7 +24,7 @@
 #include "core/ivalue.h"
 #include "core/type.h"
 #include "ir/symbol.h"
-#include "ops/operator.h"
+#include "ops/registry/operator.h"
 
 namespace kindling {
 

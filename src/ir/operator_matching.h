@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "core/type.h"
-#include "ops/operator.h"
+#include "ops/registry/operator.h"
 
 namespace kindling {
 

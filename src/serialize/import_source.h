@@ -24,7 +24,7 @@
 
 #include "core/ivalue.h"
 #include "frontend/compilation_target.h"
-#include "ops/operator.h"
+#include "ops/registry/operator.h"
 
 namespace kindling {
 

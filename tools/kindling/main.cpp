@@ -24,7 +24,7 @@
 #include "api/program.h"
 #include "ir/ir.h"
 #include "ir/irparser.h"
-#include "ops/registry.h"
+#include "ops/registry/operator.h"
 #include "runtime/graph_function.h"
 #include "serialize/export_archive.h"
 #include "serialize/import_archive.h"

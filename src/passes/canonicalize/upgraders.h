@@ -35,7 +35,7 @@
 #include <vector>
 
 #include "ir/ir.h"
-#include "ops/operator.h"
+#include "ops/registry/operator.h"
 
 namespace kindling {
 

@@ -1,8 +1,8 @@
 // Conv + add + activation fusion (see passes/optimize/fuse_conv_activation.h).
 #include "passes/optimize/fuse_conv_activation.h"
 
-#include "ops/conv.h"
-#include "ops/schema_parser.h"
+#include "ops/kernels/conv/conv.h"
+#include "ops/registry/schema_parser.h"
 #include "tensor/tensor.h"
 
 namespace kindling {

@@ -2,7 +2,7 @@
 // frozen_conv_add_relu_fusion / mkldnn_rewrite): a convolution whose output goes only into
 //   relu / relu_ / hardtanh(lo, hi) / hardtanh_ / relu6 ... ("act"), or
 //   add / add_ with a Tensor and alpha == 1 (the residual), optionally followed by an act,
-// becomes one `kindling::conv_fused` node that runs ops/conv.h convolution() with ConvPostOp, so the
+// becomes one `kindling::conv_fused` node that runs ops/kernels/conv/conv.h convolution() with ConvPostOp, so the
 // activation and the residual sum happen inside the oneDNN primitive instead of extra passes over memory.
 //
 //   kindling::conv_fused(Tensor input, Tensor weight, Tensor? bias, int[] stride, int[] padding,

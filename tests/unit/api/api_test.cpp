@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "ops/schema_parser.h"
+#include "ops/registry/schema_parser.h"
 #include "tensor/tensor.h"
 #include "test_util.h"
 

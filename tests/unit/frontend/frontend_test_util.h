@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "frontend/compilation_target.h"
-#include "ops/operator.h"
+#include "ops/registry/operator.h"
 
 namespace kindling {
 namespace testing {

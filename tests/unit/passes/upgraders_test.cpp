@@ -7,7 +7,7 @@
 #include <set>
 
 #include "frontend/compiler.h"
-#include "ops/operator.h"
+#include "ops/registry/operator.h"
 
 namespace kindling {
 namespace {

@@ -1,0 +1,220 @@
+// oneDNN engine, streams, descriptors and the primitive / packed-weight caches (see onednn_utils.h).
+#include "ops/kernels/common/onednn_utils.h"
+
+#include <cstring>
+
+namespace kindling::onednn {
+
+dnnl::engine& engine() {
+  static dnnl::engine e(dnnl::engine::kind::cpu, 0);
+  return e;
+}
+
+dnnl::stream& stream() {
+  thread_local dnnl::stream s(engine());
+  return s;
+}
+
+dnnl::memory::desc descOfImpl(const Tensor& t);
+
+dnnl::memory::data_type dataType(ScalarType t) {
+  using dt = dnnl::memory::data_type;
+  switch (t) {
+    case ScalarType::Float: return dt::f32;
+    case ScalarType::BFloat16: return dt::bf16;
+    case ScalarType::Half: return dt::f16;
+    case ScalarType::Int: return dt::s32;
+    case ScalarType::Char: return dt::s8;
+    case ScalarType::Byte: return dt::u8;
+    default: throw RuntimeError(fmt::format("oneDNN does not support dtype {}", scalarTypeName(t)));
+  }
+}
+
+dnnl::memory::desc descOf(const Tensor& t) {
+  return guarded("describing a tensor for oneDNN", [&] { return descOfImpl(t); });
+}
+
+dnnl::memory::desc descOfImpl(const Tensor& t) {
+  dnnl::memory::dims dims(t.sizes().begin(), t.sizes().end());
+  dnnl::memory::dims strides(t.strides().begin(), t.strides().end());
+  // oneDNN rejects 0 strides; a size-1 dim's stride is irrelevant, give it a dense value.
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (dims[i] == 1) {
+      int64_t s = 1;
+      for (size_t j = 0; j < dims.size(); ++j)
+        if (strides[j] > 0 && dims[j] > 1 && strides[j] * dims[j] > s) s = strides[j] * dims[j];
+      strides[i] = s;
+    }
+  }
+  return dnnl::memory::desc(dims, dataType(t.dtype()), strides);
+}
+
+dnnl::memory::desc descOf(const IntArray& dims, ScalarType t, dnnl::memory::format_tag tag) {
+  return dnnl::memory::desc(dnnl::memory::dims(dims.begin(), dims.end()), dataType(t), tag);
+}
+
+dnnl::memory memoryOf(const Tensor& t, const dnnl::memory::desc& d) {
+  return dnnl::memory(d, engine(), t.data_ptr());
+}
+
+Key& Key::addFloat(float f) {
+  int32_t bits;
+  std::memcpy(&bits, &f, sizeof bits);
+  v.push_back(bits);
+  return *this;
+}
+
+size_t KeyHash::operator()(const Key& k) const {
+  uint64_t h = 1469598103934665603ull;
+  for (int64_t x : k.v) {
+    h ^= static_cast<uint64_t>(x) + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+  }
+  return static_cast<size_t>(h);
+}
+
+namespace {
+
+struct PackedEntry {
+  Storage keep;  // keeps the memory from being freed and reused while cached
+  int64_t tag;
+  dnnl::memory::desc have, want;
+  dnnl::memory packed;
+};
+
+struct WeightCache {
+  std::mutex mu;
+  std::unordered_map<const void*, std::vector<PackedEntry>> map;  // by the weight's first-element address
+  size_t count = 0;
+  void sweep() {
+    for (auto it = map.begin(); it != map.end();) {
+      auto& v = it->second;
+      size_t before = v.size();
+      std::erase_if(v, [](const PackedEntry& e) { return e.keep->use_count() <= 1; });
+      count -= before - v.size();
+      it = v.empty() ? map.erase(it) : std::next(it);
+    }
+  }
+};
+
+WeightCache& weightCache() {
+  static WeightCache* c = new WeightCache();  // leaked on purpose: outlives static tensors at exit
+  return *c;
+}
+
+struct ReorderPrim {
+  dnnl::reorder prim;
+  dnnl::memory::desc scratchpad;
+};
+
+Cache<ReorderPrim>& reorderCache() {
+  static Cache<ReorderPrim>* c = new Cache<ReorderPrim>();
+  return *c;
+}
+
+}  // namespace
+
+dnnl::memory packedWeightsImpl(const Tensor& w, const dnnl::memory::desc& have, const dnnl::memory::desc& want,
+                               int64_t tag);
+
+void addDesc(Key& k, const dnnl::memory::desc& d) {
+  const dnnl_memory_desc_t& m = d.data;
+  k.add(m.ndims).add(static_cast<int64_t>(m.data_type)).add(m.offset0).add(static_cast<int64_t>(m.format_kind));
+  for (int i = 0; i < m.ndims; ++i) k.add(m.dims[i]).add(m.padded_dims[i]).add(m.padded_offsets[i]);
+  if (m.format_kind == dnnl_blocked) {
+    const auto& b = m.format_desc.blocking;
+    for (int i = 0; i < m.ndims; ++i) k.add(b.strides[i]);
+    k.add(b.inner_nblks);
+    for (int i = 0; i < b.inner_nblks; ++i) k.add(b.inner_blks[i]).add(b.inner_idxs[i]);
+  }
+  k.add(static_cast<int64_t>(m.extra.flags));
+}
+
+dnnl::memory packedWeights(const Tensor& w, const dnnl::memory::desc& have, const dnnl::memory::desc& want,
+                           int64_t tag) {
+  if (have == want) return memoryOf(w, have);
+  return guarded("packing weights", [&] { return packedWeightsImpl(w, have, want, tag); });
+}
+
+dnnl::memory packedWeightsImpl(const Tensor& w, const dnnl::memory::desc& have, const dnnl::memory::desc& want,
+                               int64_t tag) {
+  auto& c = weightCache();
+  {
+    std::lock_guard<std::mutex> g(c.mu);
+    auto it = c.map.find(w.data_ptr());
+    if (it != c.map.end()) {
+      for (auto& e : it->second)
+        if (e.tag == tag && e.have == have && e.want == want && e.keep.get() == w.storage().get()) return e.packed;
+    }
+  }
+  dnnl::memory packed(want, engine());
+  reorder(memoryOf(w, have), packed);
+  std::lock_guard<std::mutex> g(c.mu);
+  c.sweep();
+  c.map[w.data_ptr()].push_back(PackedEntry{w.storage(), tag, have, want, packed});
+  ++c.count;
+  return packed;
+}
+
+void reorder(const dnnl::memory& src, const dnnl::memory& dst) {
+  const auto sd = src.get_desc(), dd = dst.get_desc();
+  Key k;
+  addDesc(k, sd);
+  addDesc(k, dd);
+  auto prim = reorderCache().get(k, [&] {
+    dnnl::reorder::primitive_desc pd(engine(), sd, engine(), dd, userScratchpadAttr());
+    auto r = std::make_shared<ReorderPrim>();
+    r->prim = dnnl::reorder(pd);
+    r->scratchpad = pd.scratchpad_desc();
+    return r;
+  });
+  guarded("reorder", [&] {
+    prim->prim.execute(stream(), {{DNNL_ARG_FROM, const_cast<dnnl::memory&>(src)},
+                                  {DNNL_ARG_TO, const_cast<dnnl::memory&>(dst)},
+                                  {DNNL_ARG_SCRATCHPAD, scratchpadFor(prim->scratchpad)}});
+  });
+  stream().wait();
+}
+
+dnnl::primitive_attr userScratchpadAttr() {
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return attr;
+}
+
+dnnl::memory scratchpadFor(const dnnl::memory::desc& desc) {
+  thread_local Storage buffer;
+  const size_t need = desc.get_size();
+  if (need == 0) return dnnl::memory(desc, engine(), nullptr);
+  if (!buffer || buffer->nbytes() < need) buffer = makeIntrusive<StorageImpl>(std::max<size_t>(need, 4096));
+  return dnnl::memory(desc, engine(), buffer->data());
+}
+
+Tensor scratch(int slot, const IntArray& sizes, const IntArray& strides, ScalarType dtype) {
+  thread_local Storage buffers[4];
+  KD_CHECK(slot >= 0 && slot < 4, "scratch: bad slot {}", slot);
+  size_t need = elementSize(dtype);
+  for (size_t i = 0; i < sizes.size(); ++i) need += static_cast<size_t>(sizes[i] - 1) * strides[i] * elementSize(dtype);
+  for (int64_t s : sizes)
+    if (s == 0) need = 0;
+  Storage& b = buffers[slot];
+  if (!b || b->nbytes() < need) b = makeIntrusive<StorageImpl>(std::max<size_t>(need, 64));
+  return Tensor::fromStorage(b, dtype, sizes, strides, 0);
+}
+
+size_t packedWeightCount() {
+  auto& c = weightCache();
+  std::lock_guard<std::mutex> g(c.mu);
+  return c.count;
+}
+
+void clearCaches() {
+  {
+    auto& c = weightCache();
+    std::lock_guard<std::mutex> g(c.mu);
+    c.map.clear();
+    c.count = 0;
+  }
+  reorderCache().clear();
+}
+
+}  // namespace kindling::onednn

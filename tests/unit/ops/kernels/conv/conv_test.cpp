@@ -1,0 +1,102 @@
+// conv kernels (src/ops/kernels/conv/conv.cpp) against PyTorch 1.13 values from gen_kernel_cases.py, plus the internal
+// convolution() API: packed-weight caching, fused post-ops and the channels-last layout policy.
+#include "ops/kernels/conv/conv.h"
+
+#include "../kernel_cases.h"
+#include "ops/kernels/common/onednn_utils.h"
+
+namespace kindling {
+namespace {
+
+TEST(ConvKernels, MatchPyTorch) {
+  OperatorRegistry r;
+  registerConvOps(r);
+  testing::expectPyTorchSchemas(r);
+  testing::runKernelFamily("conv", r);
+}
+
+Tensor ramp(const IntArray& sizes, double scale, double shift) {
+  int64_t n = 1;
+  for (int64_t s : sizes) n *= s;
+  std::vector<double> v(n);
+  for (int64_t i = 0; i < n; ++i) v[i] = std::sin(i * scale) + shift;
+  return Tensor::fromVector<double>(v, ScalarType::Double).reshape(sizes).to(ScalarType::Float);
+}
+
+void expectClose(const Tensor& a, const Tensor& b) {
+  ASSERT_EQ(a.sizes(), b.sizes());
+  const Tensor x = a.contiguous(), y = b.contiguous();
+  for (int64_t i = 0; i < x.numel(); ++i) ASSERT_NEAR(x.doubleAt(i), y.doubleAt(i), 1e-4) << "element " << i;
+}
+
+TEST(Convolution, WeightsArePackedOnce) {
+  onednn::clearCaches();
+  const Tensor x = ramp({1, 8, 10, 10}, 0.37, 0.0), w = ramp({16, 8, 3, 3}, 0.11, 0.0), b = ramp({16}, 0.5, 0.0);
+  const Tensor y1 = convolution(x, w, b, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1);
+  const size_t packed = onednn::packedWeightCount();
+  EXPECT_LE(packed, 1u);
+  const Tensor y2 = convolution(x, w, b, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1);
+  EXPECT_EQ(onednn::packedWeightCount(), packed) << "second call must reuse the packed weights";
+  expectClose(y1, y2);
+  // A different weight tensor with the same shape is packed separately and gives its own result.
+  const Tensor w2 = ramp({16, 8, 3, 3}, 0.23, 0.1);
+  const Tensor y3 = convolution(x, w2, b, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1);
+  double diff = 0;
+  for (int64_t i = 0; i < y3.numel(); ++i) diff += std::abs(y3.contiguous().doubleAt(i) - y1.contiguous().doubleAt(i));
+  EXPECT_GT(diff, 1.0);
+}
+
+TEST(Convolution, FusedPostOps) {
+  const Tensor x = ramp({1, 4, 9, 9}, 0.37, 0.0), w = ramp({6, 4, 3, 3}, 0.11, 0.0), b = ramp({6}, 0.5, 0.0);
+  const Tensor plain = convolution(x, w, b, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1);
+  ConvPostOp relu;
+  relu.act = ConvPostOp::Act::Relu;
+  const Tensor fusedRelu = convolution(x, w, b, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1, relu);
+  const Tensor pc = plain.contiguous();
+  Tensor want = Tensor::empty(plain.sizes());
+  for (int64_t i = 0; i < pc.numel(); ++i) want.data_ptr<float>()[i] = std::max(0.f, pc.data_ptr<float>()[i]);
+  expectClose(fusedRelu, want);
+  // residual + clamp(0, 6): relu6(conv(x) + r)
+  ConvPostOp add6;
+  add6.residual = ramp(plain.sizes(), 0.7, 0.5);
+  add6.act = ConvPostOp::Act::Clamp;
+  add6.lo = 0.f;
+  add6.hi = 6.f;
+  const Tensor fused = convolution(x, w, b, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1, add6);
+  const Tensor rc = add6.residual.contiguous();
+  for (int64_t i = 0; i < pc.numel(); ++i)
+    want.data_ptr<float>()[i] = std::min(6.f, std::max(0.f, pc.data_ptr<float>()[i] + rc.data_ptr<float>()[i]));
+  expectClose(fused, want);
+}
+
+TEST(Convolution, ChannelsLastPolicyKeepsValues) {
+  const Tensor x = ramp({1, 8, 7, 7}, 0.31, 0.0), w = ramp({8, 1, 3, 3}, 0.17, 0.0);
+  const Tensor nchw = convolution(x, w, Tensor(), {1, 1}, {1, 1}, {1, 1}, {1, 1}, 8);
+  EXPECT_TRUE(nchw.is_contiguous());
+  setPreferChannelsLast(true);
+  const Tensor nhwc = convolution(x, w, Tensor(), {1, 1}, {1, 1}, {1, 1}, {1, 1}, 8);
+  setPreferChannelsLast(false);
+  EXPECT_EQ(nhwc.strides(), (IntArray{7 * 7 * 8, 1, 7 * 8, 8}));
+  expectClose(nchw, nhwc);
+}
+
+}  // namespace
+}  // namespace kindling
+
+namespace kindling {
+namespace {
+
+TEST(Convolution, BadInputsRaiseRuntimeErrors) {
+  const Tensor x = ramp({1, 2, 5, 5}, 0.3, 0.0);
+  // zero-size kernel
+  EXPECT_THROW(convolution(x, Tensor::zeros({4, 2, 0, 3}), Tensor(), {1, 1}, {0, 0}, {0, 0}, {1, 1}, 1), RuntimeError);
+  // expanded (stride-0) input is materialized, not rejected
+  const Tensor row = ramp({1, 2, 1, 5}, 0.3, 0.0);
+  const Tensor w = ramp({3, 2, 3, 3}, 0.2, 0.0);
+  const Tensor viaExpand = convolution(row.expand({1, 2, 5, 5}), w, Tensor(), {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1);
+  const Tensor viaCopy = convolution(row.expand({1, 2, 5, 5}).contiguous(), w, Tensor(), {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1);
+  expectClose(viaExpand, viaCopy);
+}
+
+}  // namespace
+}  // namespace kindling

@@ -1,0 +1,85 @@
+// OperatorRegistry: add / lookup / find, duplicate rejection, and the global registry's schemas all
+// being PyTorch 1.13 schemas spelled exactly as torch._C._jit_get_all_schemas() prints them.
+#include "ops/registry/operator.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iostream>
+#include <unordered_set>
+
+
+using namespace kindling;
+
+namespace {
+void k1(Stack& s) { push(s, int64_t(1)); }
+void k2(Stack& s) { push(s, int64_t(2)); }
+}  // namespace
+
+TEST(Registry, AddLookupFind) {
+  OperatorRegistry r;
+  r.add("aten::foo.int(int a) -> int", k1);
+  r.add("aten::foo.float(float a) -> float", k2);
+  r.add("aten::bar(Tensor self) -> Tensor", k1);
+  EXPECT_EQ(r.lookup("aten::foo").size(), 2u);
+  EXPECT_EQ(r.lookup("aten::nope").size(), 0u);
+  ASSERT_NE(r.find("aten::foo.float"), nullptr);
+  EXPECT_EQ(r.find("aten::foo.float")->fn, &k2);
+  EXPECT_EQ(r.find("aten::foo.float")->name(), "aten::foo");
+  ASSERT_NE(r.find("aten::bar"), nullptr);
+  EXPECT_EQ(r.find("aten::foo"), nullptr);  // no empty overload registered
+  EXPECT_EQ(r.all().size(), 3u);
+  EXPECT_THROW(r.add("aten::foo.int(int x) -> int", k2), Error);  // duplicate name.overload
+  EXPECT_THROW(r.add("aten::baz(int x -> int", k2), Error);       // malformed
+  EXPECT_THROW(r.add("aten::baz(int x) -> int", nullptr), Error);
+  EXPECT_EQ(r.all().size(), 3u);
+  Stack s;
+  r.find("aten::foo.int")->fn(s);
+  EXPECT_EQ(s.back().toInt(), 1);
+}
+
+TEST(Registry, GlobalSchemasAreExactlyPyTorchs) {
+  std::ifstream f(std::string(KINDLING_TEST_DATA_DIR) + "/ops/jit_schemas_1_13.txt");
+  std::unordered_set<std::string> torch;
+  std::string line;
+  while (std::getline(f, line)) torch.insert(line);
+  ASSERT_EQ(torch.size(), 4165u);
+  // torchvision 0.14's operators (torchvision::nms, roi_align, ...), registered once torchvision is imported.
+  std::ifstream tv(std::string(KINDLING_TEST_DATA_DIR) + "/ops/torchvision_schemas_0_14.txt");
+  while (std::getline(tv, line)) torch.insert(line);
+  auto all = allSchemaStrings();
+  EXPECT_EQ(all.size(), OperatorRegistry::global().all().size());
+  EXPECT_GT(all.size(), 100u);
+  size_t unknown = 0;
+  for (const auto& s : all) {
+    if (!torch.count(s)) {
+      ++unknown;
+      ADD_FAILURE() << "registered schema is not a PyTorch 1.13 schema: " << s;
+    }
+  }
+  EXPECT_EQ(unknown, 0u);
+  // A few that the frontend relies on.
+  const auto& g = OperatorRegistry::global();
+  for (const char* q : {"aten::add.int", "aten::floordiv.float_int", "prim::min.int", "aten::__is__", "aten::Int.str"})
+    EXPECT_NE(g.find(q), nullptr) << q;
+}
+
+TEST(Registry, PrimFamiliesRegisterIndependently) {
+  struct Family {
+    const char* name;
+    void (*fn)(OperatorRegistry&);
+  };
+  const Family families[] = {{"prim_scalar", registerPrimScalarOps}, {"prim_list", registerPrimListOps},
+                             {"prim_string", registerPrimStringOps}, {"prim_dict", registerPrimDictOps},
+                             {"tensor_prim", registerTensorPrimOps}};
+  size_t total = 0;
+  for (const auto& f : families) {
+    OperatorRegistry r;
+    f.fn(r);
+    EXPECT_GT(r.all().size(), 0u) << f.name;
+    std::cout << "[ info ] " << f.name << ": " << r.all().size() << " overloads\n";
+    total += r.all().size();
+  }
+  std::cout << "[ info ] prim families: " << total << " overloads; global registry: "
+            << OperatorRegistry::global().all().size() << "\n";
+}

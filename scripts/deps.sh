@@ -12,9 +12,12 @@
 # Compile and link Kindling and run the bundled example.
 KINDLING_BUILD_PACKAGES="cmake ninja-build ccache g++ pkg-config libdnnl-dev libopenblas-dev libzip-dev
   libfmt-dev libcli11-dev libhwy-dev libsleef-dev
-  ocl-icd-opencl-dev"
+  ocl-icd-opencl-dev
+  python3-dev pybind11-dev libdlpack-dev"
 # ocl-icd-opencl-dev: Debian's oneDNN is built with the OpenCL GPU runtime; dnnl-config.cmake calls
 #   find_package(OpenCL REQUIRED), and libdnnl-dev only recommends the package that provides it.
+# python3-dev pybind11-dev libdlpack-dev: the `kindling` Python package (python/; DLPack 0.6 is the tensor
+#   exchange format torch 1.13 speaks).
 
 # Unit tests (GoogleTest) and the oracle tests (pytest against Debian's PyTorch 1.13).
 KINDLING_TEST_PACKAGES="libgtest-dev libgmock-dev python3-torch python3-torchvision python3-torchaudio

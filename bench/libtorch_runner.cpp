@@ -129,7 +129,7 @@ int main(int argc, char** argv) {
     std::printf("load_ms=%.3f\n", load_ms);
     std::printf("first_call_ms=%.3f\n", first_ms);
     std::printf("min_ms=%.3f\n", *std::min_element(wall.begin(), wall.end()));
-    std::printf("cpu_median_ms=%.3f\n", median(cpu));
+    std::printf("cpu_median_ms=%.4f\n", median(cpu));
     std::printf("median_ms=%.3f\n", median(wall));
     return 0;
   } catch (const std::exception& e) {

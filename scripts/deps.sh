@@ -23,8 +23,12 @@ KINDLING_BUILD_PACKAGES="cmake ninja-build ccache g++ pkg-config libdnnl-dev lib
 KINDLING_TEST_PACKAGES="libgtest-dev libgmock-dev python3-torch python3-torchvision python3-torchaudio
   python3-pytest"
 
-# bench/: libtorch as the anchor, with OpenBLAS's OpenMP build (the reference BLAS is up to 9x slower).
-KINDLING_BENCH_PACKAGES="libtorch-dev libopenblas0-openmp python3-torch python3-torchvision"
+# bench/: libtorch as the anchor, with OpenBLAS's OpenMP build (the reference BLAS is up to 9x slower);
+# Node.js runs ONNX Runtime (npm's onnxruntime-node, installed by scripts/run-bench.sh into build/bench-node);
+# python3-numpy compares ORT's outputs with PyTorch's.
+KINDLING_BENCH_PACKAGES="libtorch-dev libopenblas0-openmp python3-torch python3-torchvision python3-numpy nodejs"
+# npm: only when no npm is on PATH (a Node.js from elsewhere brings its own; Debian's npm would conflict).
+KINDLING_NPM_PACKAGES="npm"
 
 # kindling_packages GROUP...: the package names of the groups, one a line.
 kindling_packages() {

@@ -11,12 +11,14 @@
 // and condition registers, the body, a parallel MOVES of the body outputs into the carried registers, JMP.
 #include "runtime/interpreter.h"
 
+#include <chrono>
 #include <cstdio>
 #include <unordered_map>
 
 #include "ir/operator_matching.h"
 #include "ir/subgraph.h"
 #include "runtime/future.h"
+#include "runtime/op_profiler.h"
 #include "runtime/thread_pool.h"
 #include "tensor/tensor.h"
 
@@ -63,6 +65,7 @@ enum class OpCode : uint8_t {
   WAIT,              // in[0] Future → out[0] its value (blocks; runtime/future.h)
   NOP,
   RET,
+  OP_PROFILED,   // as OP (x=0) or OPN (x=1), timed into runtime/op_profiler.h (compiled only when profiling)
 };
 
 const char* opName(OpCode c) {
@@ -71,7 +74,7 @@ const char* opName(OpCode c) {
                                 "TUPLE_UNPACK", "TUPLE_INDEX", "TUPLE_SLICE", "LIST_CONSTRUCT", "LIST_UNPACK",
                                 "DICT_CONSTRUCT", "CREATE_OBJECT", "UNINITIALIZED", "ISINSTANCE", "RAISE",
                                 "PRINT", "NUM_TO_TENSOR", "DEVICE", "DTYPE", "IS", "ISNOT", "NOT", "CAST", "ENUM_NAME", "ENUM_VALUE",
-                                "FORK", "WAIT", "NOP", "RET"};
+                                "FORK", "WAIT", "NOP", "RET", "OP_PROFILED"};
   return names[static_cast<int>(c)];
 }
 
@@ -335,8 +338,10 @@ struct Code::Impl {
   }
 
   void emitOperator(const Node* n, const Operator* op) {
-    Instr& in = emit(op->schema.isVarArg ? OpCode::OPN : OpCode::OP, n);
+    const bool profiled = profiler::enabled();
+    Instr& in = emit(profiled ? OpCode::OP_PROFILED : op->schema.isVarArg ? OpCode::OPN : OpCode::OP, n);
     in.p = reinterpret_cast<const void*>(op->fn);
+    if (profiled) in.x = op->schema.isVarArg ? 1 : 0;
   }
 
   void emitNode(const Node* n) {
@@ -654,6 +659,22 @@ void Code::Impl::run(Stack& stack) const {
           for (size_t i = 0; i < in.nIn; ++i) pushOperand(stack, a[i], regs, consts);
           stack.emplace_back(static_cast<int64_t>(in.nIn));
           reinterpret_cast<OperationFn>(const_cast<void*>(in.p))(stack);
+          if (__builtin_expect(stack.size() != before + in.nOut, 0)) badReturnCount(in);
+          popOutputs(stack, in, regs);
+          ++pc;
+          break;
+        }
+        case OpCode::OP_PROFILED: {
+          const size_t before = stack.size();
+          for (size_t i = 0; i < in.nIn; ++i) pushOperand(stack, a[i], regs, consts);
+          if (in.x) stack.emplace_back(static_cast<int64_t>(in.nIn));
+          const auto t0 = std::chrono::steady_clock::now();
+          const int64_t c0 = profiler::processCpuNs();
+          reinterpret_cast<OperationFn>(const_cast<void*>(in.p))(stack);
+          const int64_t c1 = profiler::processCpuNs();
+          profiler::record(in.node->kind(),
+                           std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count(),
+                           c1 - c0);
           if (__builtin_expect(stack.size() != before + in.nOut, 0)) badReturnCount(in);
           popOutputs(stack, in, regs);
           ++pc;
@@ -982,7 +1003,7 @@ std::string Code::dump() const {
   for (size_t pc = 0; pc < m.instrs.size(); ++pc) {
     const Instr& in = m.instrs[pc];
     s += fmt::format("{:4} {}", pc, opName(in.op));
-    if (in.op == OpCode::OP || in.op == OpCode::OPN) s += " " + in.node->kind().toQualString();
+    if (in.op == OpCode::OP || in.op == OpCode::OPN || in.op == OpCode::OP_PROFILED) s += " " + in.node->kind().toQualString();
     if (in.op == OpCode::CALL) s += " " + static_cast<const Function*>(in.p)->qualname();
     for (size_t i = 0; i < in.nIn; ++i) {
       const Operand& o = m.operands[in.a + i];

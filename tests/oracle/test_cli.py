@@ -66,6 +66,28 @@ def test_bench_last_line_is_median(fixtures_dir, run_kindling):
     assert 0 < float(m.group(1)) < 60_000
 
 
+def test_bench_profile_times_node_kinds(fixtures_dir, run_kindling):
+    """--profile prints one line per node kind the timed calls ran (the CNN's convolutions among them) before
+    the median_ms line, which stays last."""
+    res = run_kindling("bench", fixtures_dir / "cnn_scripted.pt", "--input", fixtures_dir / "cnn_input.pt",
+                       "--warmup", 1, "--iters", 4, "--threads", 1, "--profile")
+    assert_no_crash(res)
+    assert res.returncode == 0, res.describe()
+    lines = res.stdout.strip().splitlines()
+    assert re.fullmatch(r"median_ms=[0-9.eE+-]+", lines[-1]), f"last line: {lines[-1]!r}"
+    rows = {}
+    for line in lines:
+        m = re.fullmatch(r"profile: (\S+)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)\s+([0-9.]+)", line)
+        if m:
+            rows[m.group(1)] = [float(x) for x in m.groups()[1:]]
+    conv = [k for k in rows if "conv" in k]
+    assert conv, f"no convolution in the profile:\n{res.stdout}"
+    # every node kind ran a whole number of times per call (4 calls, counts per call)
+    for kind, (_, _, _, _, nodes) in rows.items():
+        assert nodes > 0 and abs(nodes * 4 - round(nodes * 4)) < 1e-6, f"{kind}: {nodes} nodes per call"
+    assert any(line.startswith("profile: (outside operators)") for line in lines), res.stdout
+
+
 @pytest.mark.parametrize("kind", ["int", "frac"])
 def test_run_prints_output_as_pytorch(kind, fixtures_dir, run_kindling):
     res = run_kindling("run", fixtures_dir / f"print_{kind}.pt", "--input", fixtures_dir / f"print_{kind}_input.pt")

@@ -5,7 +5,8 @@
 //     aten::log_sigmoid, ...): the call binds to the aten operator directly (functionalBuiltinName);
 //   - Python functions that TorchScript compiles from torch/nn/functional.py (F.relu, F.softmax,
 //     F.layer_norm, F.interpolate, F.dropout, F.normalize, ...): Kindling compiles TorchScript bodies of
-//     its own with the same signatures and values (the embedded source in functional_library.cpp), as
+//     its own with the same signatures and values (src/frontend/library/torch/nn/functional.py, embedded at
+//     build time: frontend/library_sources.h), as
 //     functions "__torch__.torch.nn.functional.<name>" of the program's compilation target, compiled on
 //     first use; the call is a prim::CallFunction as in PyTorch's graph;
 //   - boolean_dispatch functions (F.max_pool2d, F.adaptive_max_pool2d, ...): a constant `return_indices`
@@ -73,8 +74,5 @@ std::string torchFunctionalTarget(const std::string& name, const CallShape& call
 /// The aten operator F.<name> is an alias of ("aten::log_sigmoid" for "logsigmoid"), or "" when F.<name>
 /// is not a builtin alias.
 std::string functionalBuiltinName(const std::string& name);
-
-/// The embedded TorchScript source of the library (for tests and `kindling code`-style inspection).
-const std::string& functionalLibrarySource();
 
 }  // namespace kindling

@@ -22,12 +22,19 @@
 //     constants (`Final`) folded to prim::Constant;
 //   - values get debug names from variable names ("x", then PyTorch renames older ones to "x.1"), and
 //     every node the range of the expression it came from.
-// torch.jit.fork is emitted by frontend/emit_fork.h (prim::fork with a subgraph); torch.jit.wait is the
+// torch.jit.fork is emitted by frontend/emitter/fork.h (prim::fork with a subgraph); torch.jit.wait is the
 // aten::wait operator.
 // Not supported yet: interfaces, @property, @torch.jit.ignore (an error: it needs Python), NamedTuple
 // field defaults.
 // PyTorch's exact value-name suffixes (it names parameters "%x.1" because of its Load/Store SSA pass)
 // are not reproduced: names match up to those suffixes.
+// The implementation is frontend/emitter/, one file per concept: def.cpp and def_schema.cpp (a whole
+// `def` and its schema), statements.cpp (dispatch, early-exit lowering, return), assignment.cpp (targets,
+// augmented assignment, del), conditionals.cpp (if, if-expressions), loops.cpp, exceptions.cpp (raise,
+// assert), context_managers.cpp (with), expressions.cpp (dispatch), names.cpp, calls.cpp,
+// special_forms.cpp, conditions.cpp (truth, and/or/not, comparisons, isinstance), operators.cpp,
+// literals.cpp, comprehensions.cpp, subscripts.cpp, constant_expression.cpp, fork.h, iteration.h;
+// environment.h and control_flow_analysis.h hold what they share.
 #pragma once
 #include <functional>
 #include <memory>

@@ -433,7 +433,7 @@ SugaredValuePtr BuiltinModule::attr(const SourceRange& loc, FunctionEmitter& m, 
       });
     if (field == "_unwrap_optional") return std::make_shared<BuiltinFunction>("aten::_unwrap_optional");
     if (field == "wait") return std::make_shared<BuiltinFunction>("aten::wait");
-    if (field == "fork") return std::make_shared<SpecialFormValue>("fork");  // frontend/emit_fork.h
+    if (field == "fork") return std::make_shared<SpecialFormValue>("fork");  // frontend/emitter/fork.h
     throw CompileError("torch.jit." + field + " is not supported", loc);
   }
   if (name == "torch.nn") {

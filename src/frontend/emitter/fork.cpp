@@ -1,5 +1,5 @@
-// torch.jit.fork in the emitter (see frontend/emit_fork.h).
-#include "frontend/emit_fork.h"
+// torch.jit.fork in the emitter (see frontend/emitter/fork.h).
+#include "frontend/emitter/fork.h"
 
 #include <unordered_map>
 #include <unordered_set>

@@ -1,5 +1,5 @@
 // Iteration plans for loops and comprehensions; see iteration.h.
-#include "frontend/iteration.h"
+#include "frontend/emitter/iteration.h"
 
 #include "core/error.h"
 #include "frontend/ir_emitter.h"

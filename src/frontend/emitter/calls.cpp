@@ -1,0 +1,171 @@
+// Calls: builtin operators (schema matching picks the overload), TorchScript functions
+// (prim::CallFunction) and methods (prim::CallMethod), the arguments of a call expression, and
+// emitApply, which resolves the callee and dispatches (special forms go to special_forms.cpp).
+#include "frontend/ir_emitter.h"
+
+#include "frontend/emitter/environment.h"
+#include "frontend/emitter/iteration.h"
+
+namespace kindling {
+
+using namespace emitter;
+
+SugaredValuePtr FunctionEmitter::builtinCall(const SourceRange& loc, const std::string& name,
+                                             const std::vector<NamedValue>& args,
+                                             const std::vector<NamedValue>& kwargs,
+                                             const std::optional<NamedValue>& self) {
+  std::vector<Value*> outs = emitBuiltinCall(loc, graph_, name, args, kwargs, self, *registry_);
+  // An operator whose returns are all named ("-> (Tensor values, Tensor indices)") packs them into an
+  // anonymous NamedTuple, so `x.min(1).values` works, as PyTorch's packOutputs with return_field_names.
+  const FunctionSchema* schema = outs.size() > 1 ? outs[0]->node()->schema() : nullptr;
+  if (schema && schema->returns.size() == outs.size() &&
+      std::all_of(schema->returns.begin(), schema->returns.end(), [](const Argument& r) { return !r.name.empty(); })) {
+    std::vector<std::string> names;
+    std::vector<TypePtr> types;
+    for (size_t i = 0; i < outs.size(); ++i) {
+      names.push_back(schema->returns[i].name);
+      types.push_back(outs[i]->type());
+    }
+    Node* n = graph_.insert(prim::TupleConstruct, outs, 1);  // no source range, as PyTorch's createTuple
+    n->output()->setType(TupleType::createNamed(std::move(names), std::move(types)));
+    return std::make_shared<SimpleValue>(n->output());
+  }
+  return packOutputs(outs, loc);
+}
+
+Value* FunctionEmitter::builtinCallValue(const SourceRange& loc, const std::string& name,
+                                         const std::vector<NamedValue>& args, const std::vector<NamedValue>& kwargs,
+                                         const std::optional<NamedValue>& self) {
+  return builtinCall(loc, name, args, kwargs, self)->asValue(loc, *this);
+}
+
+SugaredValuePtr FunctionEmitter::callFunction(const SourceRange& loc, Function* fn, const std::vector<NamedValue>& args,
+                                              const std::vector<NamedValue>& kwargs) {
+  if (ctx_.callGraph && ctx_.currentFunction && ctx_.callGraph->addAndCheckCycle(ctx_.currentFunction, fn))
+    throw CompileError("function '" + fn->name() + "' is called recursively. Recursive calls are not supported", loc);
+  const FunctionSchema& schema = fn->getSchema();
+  auto [idx, matched] = matchSchemas({&schema}, loc, graph_, args, kwargs, std::nullopt, *registry_);
+  (void)idx;
+  Node* c = graph_.insert(prim::Constant, {}, 1);
+  c->s_("name", fn->name());  // no source range, as PyTorch's Graph::insertFunctionCall
+  c->output()->setType(std::make_shared<FunctionType>(fn));
+  std::vector<Value*> inputs{c->output()};
+  inputs.insert(inputs.end(), matched.inputs.begin(), matched.inputs.end());
+  Node* n = graph_.insert(prim::CallFunction, inputs, matched.returnTypes.size());
+  n->setCallee(fn);
+  n->setSourceRange(loc);
+  for (size_t i = 0; i < matched.returnTypes.size(); ++i) n->output(i)->setType(matched.returnTypes[i]);
+  return packOutputs(n->outputs(), loc);
+}
+
+SugaredValuePtr FunctionEmitter::callMethod(const SourceRange& loc, Value* self, const std::string& name,
+                                            const std::vector<NamedValue>& args, const std::vector<NamedValue>& kwargs) {
+  auto* ct = self->type()->cast<ClassType>();
+  Function* fn = ct ? ct->findMethod(name) : nullptr;
+  if (!fn) throw CompileError("Tried to access nonexistent attribute or method '" + name + "' of type '" +
+                                  self->type()->str() + "'.",
+                              loc);
+  if (ctx_.callGraph && ctx_.currentFunction && ctx_.callGraph->addAndCheckCycle(ctx_.currentFunction, fn))
+    throw CompileError("method '" + name + "' is called recursively. Recursive calls are not supported", loc);
+  const FunctionSchema& schema = fn->getSchema();
+  std::vector<NamedValue> withSelf{NamedValue(loc, self)};
+  withSelf.insert(withSelf.end(), args.begin(), args.end());
+  auto [idx, matched] = matchSchemas({&schema}, loc, graph_, withSelf, kwargs, std::nullopt, *registry_);
+  (void)idx;
+  Node* n = graph_.insert(prim::CallMethod, matched.inputs, matched.returnTypes.size());
+  n->s_("name", name);
+  n->setSourceRange(loc);
+  for (size_t i = 0; i < matched.returnTypes.size(); ++i) n->output(i)->setType(matched.returnTypes[i]);
+  return packOutputs(n->outputs(), loc);
+}
+
+// ====================================================================== def
+
+std::vector<NamedValue> FunctionEmitter::emitArgs(const std::vector<ExprPtr>& args) {
+  std::vector<NamedValue> out;
+  for (auto& a : args) {
+    if (a->kind == ExprKind::Starred) {
+      auto v = emitSugaredExpr(a->as<StarredExpr>().value);
+      for (auto& e : v->asTuple(a->range, *this)) out.emplace_back(a->range, e->asValue(a->range, *this));
+      continue;
+    }
+    if (a->kind == ExprKind::List && a->as<SequenceExpr>().elts.empty()) {
+      out.push_back(NamedValue::emptyList(a->range));
+      continue;
+    }
+    out.emplace_back(a->range, emitExpr(a));
+  }
+  return out;
+}
+
+std::vector<NamedValue> FunctionEmitter::emitKwargs(const std::vector<Keyword>& kws) {
+  std::vector<NamedValue> out;
+  for (auto& k : kws) {
+    if (k.value->kind == ExprKind::List && k.value->as<SequenceExpr>().elts.empty()) {
+      out.push_back(NamedValue::emptyList(k.range, k.name));
+      continue;
+    }
+    out.emplace_back(k.range, k.name, emitExpr(k.value));
+  }
+  return out;
+}
+
+SugaredValuePtr FunctionEmitter::emitApply(const CallExpr& c, size_t nBinders, const TypePtr& typeHint) {
+  SugaredValuePtr callee;
+  if (c.func->kind == ExprKind::Attribute && c.func->as<AttributeExpr>().attr == "tolist") {
+    // x.tolist() on a tensor: prim::tolist(x, dim, elem type) typed by the annotation (PyTorch's
+    // TensorCastValue / tolist special case); elem type 0 int, 1 float, 2 bool.
+    auto& a = c.func->as<AttributeExpr>();
+    SugaredValuePtr base = emitSugaredExpr(a.value);
+    auto* sv = dynamic_cast<SimpleValue*>(base.get());
+    if (sv && sv->value->type()->kind() == TypeKind::Tensor) {
+      if (!c.args.empty() || !c.keywords.empty()) throw CompileError("tolist() takes no arguments", c.range);
+      if (!typeHint) throw CompileError("Expected type hint for result of tolist()", c.range);
+      TypePtr t = typeHint;
+      int64_t dim = 0;
+      while (t->kind() == TypeKind::List) {
+        t = t->cast<ListType>()->elementType();
+        ++dim;
+      }
+      int64_t elem = t->kind() == TypeKind::Int ? 0 : t->kind() == TypeKind::Float ? 1 : t->kind() == TypeKind::Bool ? 2 : -1;
+      if (dim == 0 || elem < 0)
+        throw CompileError("Output annotation " + typeNameForMsg(typeHint) + " for tolist() must be a (nested) List of int, float or bool", c.range);
+      Node* n = graph_.insert(Symbol::fromQualString("prim::tolist"),
+                              {sv->value, insertConstant(IValue(dim), c.range), insertConstant(IValue(elem), c.range)}, 1);
+      n->setSourceRange(c.range);
+      n->output()->setType(typeHint);
+      return std::make_shared<SimpleValue>(n->output());
+    }
+    callee = base->attr(c.func->range, *this, a.attr);
+  } else if (c.func->kind == ExprKind::Name && c.func->as<NameExpr>().id == "list" && c.args.size() == 1 &&
+             c.keywords.empty() && !env_->findQuiet("list")) {
+    // list(range(...)): a loop appending each element, as PyTorch emits it
+    SugaredValuePtr it = emitSugaredExpr(c.args[0]);
+    if (!dynamic_cast<RangeValue*>(it.get()))
+      return builtinCall(c.range, "aten::list", {NamedValue(c.args[0]->range, it->asValue(c.args[0]->range, *this))});
+    IterPlan plan = planIteration(*this, c.args[0]->range, it);
+    Value* list = createList(IntType(), {}, c.range);
+    Value* trip = iterationTripCount(*this, c.range, plan);
+    Node* n = graph_.insert(prim::Loop, {trip, insertConstant(IValue(true), c.range)}, 0);
+    n->setSourceRange(c.range);
+    Block* b = n->addBlock();
+    Value* idx = b->addInput();
+    idx->setType(IntType());
+    {
+      WithInsertPoint guard(b);
+      Value* e = iterationElement(*this, c.range, plan, idx)->asValue(c.range, *this);
+      builtinCall(c.range, "aten::append", {NamedValue(c.range, list), NamedValue(c.range, e)});
+      b->registerOutput(insertConstant(IValue(true), c.range));
+    }
+    return std::make_shared<SimpleValue>(list);
+  } else {
+    callee = emitSugaredExpr(c.func);
+  }
+  if (auto* sf = dynamic_cast<SpecialFormValue*>(callee.get())) return emitSpecialForm(*sf, c, typeHint);
+  auto args = emitArgs(c.args);
+  auto kwargs = emitKwargs(c.keywords);
+  // materialize empty list literals for non-builtin callees lazily in schema matching; others need values
+  return callee->call(c.range, *this, args, kwargs, nBinders);
+}
+
+}  // namespace kindling

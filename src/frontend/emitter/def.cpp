@@ -1,0 +1,99 @@
+// A whole `def`: parameters bound, the body emitted, its return joined or inferred (PyTorch's
+// handleMaybeNoReturn and return type inference).
+#include "frontend/ir_emitter.h"
+
+#include <functional>
+
+#include "frontend/emitter/environment.h"
+#include "frontend/emitter/control_flow_analysis.h"
+
+namespace kindling {
+
+using namespace emitter;
+
+void FunctionEmitter::emitDef(const DefStmt& def, const FunctionSchema& schema, const TypePtr& selfType) {
+  env_ = std::make_shared<Environment>(graph_.block(), nullptr);
+  for (size_t i = 0; i < schema.arguments.size(); ++i) {
+    const Argument& a = schema.arguments[i];
+    Value* v = graph_.addInput();
+    v->setType(a.type);
+    if (meaningfulName(a.name)) v->setDebugName(a.name);
+    env_->table[a.name] = std::make_shared<SimpleValue>(v);
+  }
+  if (!schema.returns.empty() && schema.returns[0].type && !(def.returnType == nullptr && def.typeComment.empty() &&
+                                                             schema.returns[0].type->kind() == TypeKind::None &&
+                                                             !containsReturn(def.body)))
+    declaredReturn_ = schema.returns[0].type;
+  if (def.returnType || !def.typeComment.empty()) declaredReturn_ = schema.returns.at(0).type;
+  else declaredReturn_ = nullptr;
+  inferring_ = schema.returns.empty() || !schema.returns[0].type;
+  // A function whose return type was inferred and which returns from inside a loop: the loop carries
+  // a value of the inferred type, as if it had been annotated.
+  if (!declaredReturn_ && !inferring_) {
+    std::function<bool(const StmtList&, bool)> returnInLoop = [&](const StmtList& ss, bool inLoop) {
+      for (auto& st : ss) {
+        if (st->kind == StmtKind::Return && inLoop) return true;
+        if (st->kind == StmtKind::If && (returnInLoop(st->as<IfStmt>().body, inLoop) || returnInLoop(st->as<IfStmt>().orelse, inLoop))) return true;
+        if (st->kind == StmtKind::For && returnInLoop(st->as<ForStmt>().body, true)) return true;
+        if (st->kind == StmtKind::While && returnInLoop(st->as<WhileStmt>().body, true)) return true;
+        if (st->kind == StmtKind::With && returnInLoop(st->as<WithStmt>().body, inLoop)) return true;
+      }
+      return false;
+    };
+    if (returnInLoop(def.body, false)) declaredReturn_ = schema.returns.at(0).type;
+  }
+
+  BlockExit ex = emitStatements(def.body);
+  Value* result = nullptr;
+  // As PyTorch (handleMaybeNoReturn): a function annotated with a return type other than None must
+  // return (or raise) on every path; loops never count as returning.
+  bool annotatedNotNone = (def.returnType || !def.typeComment.empty()) && declaredReturn_ &&
+                          declaredReturn_->kind() != TypeKind::None;
+  if (auto r = env_->findQuiet("$return")) {
+    if (!ex.exits && annotatedNotNone)
+      throw CompileError("Function was not annotated as having type None, but does not return along all paths",
+                         def.range);
+    result = r->asValue(def.range, *this);
+  } else {
+    if (ex.exits && !ex.returns) {
+      // Every path raises: the output is never produced.
+      TypePtr t = declaredReturn_ ? declaredReturn_ : NoneType();
+      Node* u = graph_.insert(prim::Uninitialized, {}, 1);
+      u->setSourceRange(def.range);
+      u->output()->setType(t);
+      result = u->output();
+    } else {
+      if (annotatedNotNone)
+        throw CompileError("Function was not annotated as having type None, but does not return along all paths",
+                           def.range);
+      result = insertConstant(IValue(), def.range);
+    }
+  }
+  graph_.registerOutput(result);
+  if (inferring_ && !returnTypes_.empty()) {
+    TypePtr t = returnTypes_[0];
+    for (size_t i = 1; i < returnTypes_.size(); ++i) {
+      auto u = unifyTypes(t, returnTypes_[i]);
+      if (!u)
+        throw CompileError("Previous return statement returned a value of type " + typeNameForMsg(t) +
+                               " but this return statement returns a value of type " +
+                               typeNameForMsg(returnTypes_[i]),
+                           def.range);
+      t = *u;
+    }
+    if (!ex.exits || ex.returns) {
+      // falling off the end returns None
+      bool fallsThrough = !ex.exits && !env_->findQuiet("$return");
+      if (fallsThrough) {
+        auto u = unifyTypes(t, NoneType());
+        if (u) t = *u;
+      }
+    }
+    inferredReturn_ = t;
+  }
+  eraseDeclaredTypeLoads(graph_.block());
+}
+
+// ====================================================================== statements
+
+}  // namespace kindling

@@ -1,0 +1,112 @@
+// The FunctionSchema of a `def`: parameter types from annotations or a `# type:` comment, defaults
+// evaluated as constants, broadcasting-list arguments, the return type declared or inferred.
+#include "frontend/ir_emitter.h"
+
+#include <optional>
+
+#include "frontend/emitter/control_flow_analysis.h"
+#include "frontend/parser.h"
+
+namespace kindling {
+
+using namespace emitter;
+
+namespace {
+
+// `BroadcastingList2[int]` or `Optional[BroadcastingList2[int]]` → 2 (torch/nn/functional.py's
+// annotations for arguments that take an int or a list of ints).
+std::optional<int32_t> broadcastingListSize(const ExprPtr& e) {
+  if (e->kind != ExprKind::Subscript) return std::nullopt;
+  auto& s = e->as<SubscriptExpr>();
+  std::string base = dottedName(s.value);
+  if ((base == "Optional" || base == "typing.Optional") && s.subscripts.size() == 1)
+    return broadcastingListSize(s.subscripts[0]);
+  const std::string prefix = "BroadcastingList";
+  if (base.rfind(prefix, 0) == 0 && base.size() == prefix.size() + 1 && base.back() >= '1' && base.back() <= '9')
+    return base.back() - '0';
+  return std::nullopt;
+}
+
+// A scalar default of a broadcasting list argument ("padding: BroadcastingList2[int] = 0") → [0, 0].
+IValue broadcastDefault(const IValue& v, int32_t n) {
+  return makeList(v.isInt() ? IntType() : FloatType(), std::vector<IValue>(static_cast<size_t>(n), v));
+}
+
+}  // namespace
+
+FunctionSchema schemaForDef(const DefStmt& def, const std::string& name, const TypePtr& selfType,
+                            const EmitContext& ctx) {
+  TypeParser tp(ctx.resolver ? TypeResolver([r = ctx.resolver](const std::string& n, const SourceRange& l) {
+                  return r->resolveType(n, l);
+                })
+                             : TypeResolver());
+  FunctionSchema schema;
+  schema.name = name;
+  std::vector<ExprPtr> commentTypes;
+  ExprPtr commentReturn;
+  if (!def.typeComment.empty()) {
+    bool anyAnnotation = def.returnType != nullptr;
+    for (auto& p : def.params) anyAnnotation |= p.annotation != nullptr;
+    if (anyAnnotation)
+      throw CompileError("A function with a type comment may not also have annotations", def.typeCommentRange);
+    parseTypeComment(def.typeComment, def.typeCommentRange, commentTypes, commentReturn);
+    size_t expected = def.params.size() - (selfType && !def.params.empty() ? 1 : 0);
+    if (commentTypes.size() != expected)
+      throw CompileError("Number of type annotations (" + std::to_string(commentTypes.size()) +
+                             ") did not match the number of function parameters (" + std::to_string(expected) + ")",
+                         def.typeCommentRange);
+  }
+  size_t commentIndex = 0;
+  for (size_t i = 0; i < def.params.size(); ++i) {
+    const Param& p = def.params[i];
+    if (p.isVarArgs || p.isKwArgs)
+      throw CompileError("Compiled functions can't take variable number of arguments or use keyword-only arguments with defaults", p.range);
+    Argument a;
+    a.name = p.name;
+    if (i == 0 && selfType) {
+      a.type = selfType;
+    } else if (p.annotation) {
+      a.type = tp.parse(p.annotation);
+      a.N = broadcastingListSize(p.annotation);
+    } else if (!commentTypes.empty()) {
+      a.type = tp.parse(commentTypes[commentIndex++]);
+    } else {
+      a.type = TensorType();
+    }
+    if (p.defaultValue) {
+      IValue v = evalConstantExpr(p.defaultValue, a.type);
+      if (a.N && (v.isInt() || v.isDouble())) v = broadcastDefault(v, *a.N);
+      if (!v.type()->isSubtypeOf(a.type) &&
+          !(v.isList() && a.type->kind() == TypeKind::List) && !(v.isList() && a.type->kind() == TypeKind::Optional))
+        throw CompileError("Expected a default value of type " + a.type->annotationStr() + " on parameter \"" +
+                               p.name + "\"",
+                           p.defaultValue->range);
+      a.defaultValue = v;
+    }
+    a.kwargOnly = p.kwargOnly;
+    schema.arguments.push_back(std::move(a));
+  }
+  Argument ret;
+  ret.name = "";
+  if (def.returnType) {
+    ret.type = tp.parse(def.returnType);
+  } else if (commentReturn) {
+    ret.type = tp.parse(commentReturn);
+  } else if (!containsReturn(def.body)) {
+    ret.type = NoneType();
+  } else {
+    // Infer by emitting the body once into a scratch graph.
+    Graph scratch;
+    FunctionSchema tmp = schema;
+    Argument any;
+    any.type = nullptr;
+    tmp.returns.push_back(any);
+    FunctionEmitter e(scratch, ctx);
+    e.emitDef(def, tmp, selfType);
+    ret.type = e.inferredReturnType() ? e.inferredReturnType() : scratch.outputs().at(0)->type();
+  }
+  schema.returns.push_back(std::move(ret));
+  return schema;
+}
+
+}  // namespace kindling

@@ -1,0 +1,65 @@
+// Variables of the emitter's environment (see environment.h).
+#include "frontend/emitter/environment.h"
+
+namespace kindling::emitter {
+
+bool meaningfulName(const std::string& name) {
+  if (name.empty()) return false;
+  if (name[0] == '$') return false;
+  if (name[0] != '_') return true;
+  for (size_t i = 1; i < name.size(); ++i)
+    if (!std::isdigit(static_cast<unsigned char>(name[i]))) return true;
+  return false;
+}
+
+// `x : T = v` stores v behind a placeholder prim::Load whose output has the declared type T: reads of x
+// see T (as PyTorch's environment, whose type_table holds the annotated type of a store). The
+// placeholders are replaced by their input once the body is emitted (eraseDeclaredTypeLoads), so the
+// graph holds v itself, as PyTorch's graph after its Load/Store to SSA conversion does.
+bool isDeclaredTypeLoad(const Value* v) { return v->node()->kind() == prim::Load && v->node()->inputs().size() == 1; }
+
+void setVar(FunctionEmitter& m, Environment& env, const std::string& name, const SugaredValuePtr& v,
+            const SourceRange& loc) {
+  if (auto* sv = dynamic_cast<SimpleValue*>(v.get())) {
+    Value* value = sv->value;
+    if (TypePtr carried = env.carriedType(name)) {
+      if (!value->type()->isSubtypeOf(carried))
+        throw CompileError("Variable '" + name + "' previously had type " + typeNameForMsg(carried) +
+                               " but is now being assigned to a value of type " + typeNameForMsg(value->type()),
+                           loc);
+    }
+    // A variable from an enclosing block keeps its type (as PyTorch's setSugaredVar: checked against the
+    // enclosing frames even when this block assigned it before).
+    if (env.next) {
+      if (auto parent = env.next->findQuiet(name)) {
+        if (auto* pv = dynamic_cast<SimpleValue*>(parent.get())) {
+          TypePtr parentType = pv->value->type();
+          if (!value->type()->isSubtypeOf(parentType))
+            throw CompileError("Variable '" + name + "' previously had type " + typeNameForMsg(parentType) +
+                                   " but is now being assigned to a value of type " + typeNameForMsg(value->type()),
+                               loc);
+        }
+      }
+    }
+    Value* named = isDeclaredTypeLoad(value) ? value->node()->input(0) : value;
+    if (!named->hasDebugName() && meaningfulName(name) && named->node()->owningBlock() == env.block)
+      named->setDebugName(name);
+  }
+  (void)m;
+  env.table[name] = v;
+  env.errors.erase(name);
+}
+
+void eraseDeclaredTypeLoads(Block* b) {
+  for (auto it = b->begin(); it != b->end();) {
+    Node* n = *it;
+    ++it;
+    for (Block* sub : n->blocks()) eraseDeclaredTypeLoads(sub);
+    if (n->kind() == prim::Load && n->inputs().size() == 1) {
+      n->output()->replaceAllUsesWith(n->input(0));
+      n->destroy();
+    }
+  }
+}
+
+}  // namespace kindling::emitter

@@ -1,0 +1,97 @@
+// The emitter's state shared by its files: the environment (one frame per block, variable name →
+// SugaredValue), refinements and conditions (CondValue: a bool value plus the types its truth refines,
+// or a value known statically), how a block ends (BlockExit), and the helpers that set variables.
+// Internal to frontend/emitter/; the public interface is frontend/ir_emitter.h.
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "frontend/ir_emitter.h"
+
+namespace kindling {
+
+struct Environment {
+  Environment(Block* b, std::shared_ptr<Environment> n) : block(b), next(std::move(n)) {}
+  Block* block;
+  std::shared_ptr<Environment> next;
+  std::unordered_map<std::string, SugaredValuePtr> table;
+  std::unordered_map<std::string, std::string> errors;     // name → message when used
+  std::unordered_map<std::string, TypePtr> carriedTypes;   // loop-carried variables of a loop body frame
+
+  // Looks a name up through the enclosing frames. Throws the recorded error for names that are
+  // undefined on some path.
+  SugaredValuePtr find(const std::string& name, const SourceRange& loc) const {
+    for (const Environment* e = this; e; e = e->next.get()) {
+      auto it = e->table.find(name);
+      if (it != e->table.end()) return it->second;
+      auto er = e->errors.find(name);
+      if (er != e->errors.end()) throw CompileError(er->second, loc);
+    }
+    return nullptr;
+  }
+  // Like find but returns null instead of throwing.
+  SugaredValuePtr findQuiet(const std::string& name) const {
+    for (const Environment* e = this; e; e = e->next.get()) {
+      auto it = e->table.find(name);
+      if (it != e->table.end()) return it->second;
+      if (e->errors.count(name)) return nullptr;
+    }
+    return nullptr;
+  }
+  TypePtr carriedType(const std::string& name) const {
+    for (const Environment* e = this; e; e = e->next.get()) {
+      auto it = e->carriedTypes.find(name);
+      if (it != e->carriedTypes.end()) return it->second;
+    }
+    return nullptr;
+  }
+};
+
+struct Refinement {
+  std::string name;
+  TypePtr type;
+};
+
+struct CondValue {
+  Value* value = nullptr;
+  std::vector<Refinement> trueRefs, falseRefs;
+  std::optional<bool> staticValue;
+};
+
+struct FunctionEmitter::BlockExit {
+  bool exits = false;    // control never reaches the end of the block (raise or return on all paths)
+  bool returns = false;  // some path returns
+};
+
+namespace emitter {
+
+/// A name that gives a value its debug name: not "$..." (emitter variables) nor "_" / "_<digits>".
+bool meaningfulName(const std::string& name);
+
+inline std::string typeNameForMsg(const TypePtr& t) { return t->annotationStr(); }
+
+/// Binds `name` in the frame `env`, checking that a variable of an enclosing block or a loop-carried one
+/// keeps (a subtype of) its type ("Variable 'x' previously had type ..."), and names the value after it.
+void setVar(FunctionEmitter& m, Environment& env, const std::string& name, const SugaredValuePtr& v,
+            const SourceRange& loc);
+
+/// `x : T = v` stores v behind a placeholder prim::Load typed T (see assignment.cpp); true for such a value.
+bool isDeclaredTypeLoad(const Value* v);
+
+/// Replaces the placeholders of isDeclaredTypeLoad by their input, once a body is emitted.
+void eraseDeclaredTypeLoads(Block* b);
+
+/// Bounds the recursion of expression emission on pathological input (1000 levels).
+struct ExprDepthGuard {
+  ExprDepthGuard(int& d, const SourceRange& loc) : d_(d) {
+    if (++d_ > 1000) throw CompileError("expression is too deeply nested (more than 1000 levels)", loc);
+  }
+  ~ExprDepthGuard() { --d_; }
+  int& d_;
+};
+
+}  // namespace emitter
+}  // namespace kindling

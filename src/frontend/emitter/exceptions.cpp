@@ -1,0 +1,84 @@
+// `raise` and `assert`: prim::RaiseException with the message and the exception's qualified class name.
+#include "frontend/ir_emitter.h"
+
+#include "frontend/emitter/environment.h"
+
+namespace kindling {
+
+using namespace emitter;
+
+void FunctionEmitter::emitRaise(const RaiseStmt& s) {
+  const SourceRange& loc = s.range;
+  Value* msg;
+  std::string cls = "builtins.RuntimeError";
+  if (!s.exc) {
+    msg = insertConstant(IValue(std::string("Exception")), loc);
+  } else {
+    auto v = emitSugaredExpr(s.exc);
+    if (auto* ev = dynamic_cast<ExceptionValue*>(v.get())) {
+      msg = insertConstant(IValue(std::string("")), loc);
+      cls = "builtins." + ev->name;
+    } else if (auto* em = dynamic_cast<ExceptionMessageValue*>(v.get())) {
+      msg = em->message;
+      cls = em->qualifiedClass;
+    } else {
+      Value* x = v->asValue(s.exc->range, *this);
+      if (x->type()->kind() != TypeKind::Str)
+        throw CompileError("exceptions must derive from BaseException", s.exc->range);
+      msg = x;
+      cls = "builtins.Exception";
+    }
+  }
+  Value* clsv = insertConstant(IValue(cls), loc);
+  if (isBuiltinOperator("prim::RaiseException", *registry_)) {
+    builtinCall(loc, "prim::RaiseException", {NamedValue(loc, msg), NamedValue(loc, clsv)});
+  } else {
+    Node* n = graph_.insert(prim::RaiseException, {msg, clsv}, 0);
+    n->setSourceRange(loc);
+  }
+}
+
+void FunctionEmitter::emitAssert(const AssertStmt& s) {
+  CondValue c = emitCondExpr(s.test);
+  const SourceRange& loc = s.range;
+  auto raiseWith = [&]() {
+    Value* msg;
+    if (s.msg) {
+      if (s.msg->kind == ExprKind::Str) {
+        msg = insertConstant(IValue("AssertionError: " + s.msg->as<StrExpr>().value), loc);
+      } else {
+        Value* m = emitExpr(s.msg);
+        if (m->type()->kind() != TypeKind::Str) m = builtinCallValue(loc, "aten::str", {NamedValue(loc, m)});
+        Value* prefix = insertConstant(IValue(std::string("AssertionError: ")), loc);
+        msg = builtinCallValue(loc, "aten::add", {NamedValue(loc, prefix), NamedValue(loc, m)});
+      }
+    } else {
+      msg = insertConstant(IValue(std::string("AssertionError: ")), loc);
+    }
+    if (isBuiltinOperator("prim::RaiseException", *registry_)) {
+      builtinCall(loc, "prim::RaiseException", {NamedValue(loc, msg)});
+    } else {
+      Node* n = graph_.insert(prim::RaiseException, {msg}, 0);
+      n->setSourceRange(loc);
+    }
+  };
+  if (c.staticValue) {
+    if (*c.staticValue) { insertRefinements(loc, c.trueRefs); return; }
+    raiseWith();
+    return;
+  }
+  // As PyTorch (emitAssert): `if cond: pass else: raise AssertionError(msg)`. The refinements of the
+  // condition are made in the true branch and leave the If as outputs (uninitialized on the raising
+  // side), so no unchecked_cast runs where the condition may not hold.
+  emitIfBranches(
+      c, []() { return BlockExit(); },
+      [&]() {
+        raiseWith();
+        BlockExit ex;
+        ex.exits = true;
+        return ex;
+      },
+      loc);
+}
+
+}  // namespace kindling

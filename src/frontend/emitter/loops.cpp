@@ -1,0 +1,162 @@
+// `for` and `while` loops: prim::Loop carrying the variables the body assigns, break/return lowered to
+// loop-carried flags, loops over tuples and module lists unrolled.
+#include "frontend/ir_emitter.h"
+
+#include <set>
+
+#include "frontend/emitter/environment.h"
+#include "frontend/emitter/control_flow_analysis.h"
+#include "frontend/emitter/iteration.h"
+
+namespace kindling {
+
+using namespace emitter;
+
+void FunctionEmitter::emitLoop(const SourceRange& loc, Value* maxTrip, const ExprPtr& whileCond,
+                               const std::function<void(Value* index)>& bindTargets, const StmtList& body,
+                               const std::vector<std::string>& extraAssigned) {
+  std::set<std::string> assigned;
+  assignedNames(body, assigned);
+  for (auto& x : extraAssigned) assigned.insert(x);
+  bool hasReturn = containsReturn(body);
+  if (hasReturn) {
+    if (!declaredReturn_ && !inferring_)
+      throw CompileError("return statements inside loops need the function's return type to be annotated", loc);
+    if (!env_->findQuiet("$loop_return")) {
+      Node* u = graph_.insert(prim::Uninitialized, {}, 1);
+      u->setSourceRange(loc);
+      u->output()->setType(declaredReturn_ ? declaredReturn_ : AnyType());
+      env_->table["$loop_return"] = std::make_shared<SimpleValue>(u->output());
+      env_->table["$did_return"] = std::make_shared<SimpleValue>(insertConstant(IValue(false), loc));
+    }
+    assigned.insert("$loop_return");
+    assigned.insert("$did_return");
+  }
+  bool hasBreak = containsBreak(body) || hasReturn;
+  const std::string breakFlag = "$did_break" + std::to_string(loopDepth_ + 1);
+  if (hasBreak) {
+    env_->table[breakFlag] = std::make_shared<SimpleValue>(insertConstant(IValue(false), loc));
+    assigned.insert(breakFlag);
+  }
+  std::vector<std::string> carried;
+  std::vector<Value*> initial;
+  std::vector<TypePtr> carriedType;
+  for (const std::string& name : assigned) {
+    auto v = env_->findQuiet(name);
+    auto* sv = dynamic_cast<SimpleValue*>(v.get());
+    if (!sv) continue;
+    carried.push_back(name);
+    initial.push_back(sv->value);
+    carriedType.push_back(sv->value->type());  // an annotated variable: its declared type (setVar)
+  }
+  Value* initCond = whileCond ? emitCondExpr(whileCond).value : insertConstant(IValue(true), loc);
+  if (whileCond) initCond = emitToBool(whileCond->range, initCond);
+  std::vector<Value*> inputs{maxTrip, initCond};
+  inputs.insert(inputs.end(), initial.begin(), initial.end());
+  Node* n = graph_.insert(prim::Loop, inputs, 0);
+  n->setSourceRange(loc);
+  Block* b = n->addBlock();
+  Value* idx = b->addInput();
+  idx->setType(IntType());
+  auto frame = std::make_shared<Environment>(b, env_);
+  env_ = frame;
+  for (size_t i = 0; i < carried.size(); ++i) {
+    Value* in = b->addInput();
+    in->setType(carriedType[i]);
+    if (meaningfulName(carried[i])) in->setDebugName(carried[i]);
+    frame->table[carried[i]] = std::make_shared<SimpleValue>(in);
+    frame->carriedTypes[carried[i]] = carriedType[i];
+  }
+  ++loopDepth_;
+  {
+    WithInsertPoint guard(b);
+    bindTargets(idx);
+    emitStatements(body);
+    Value* cont;
+    if (whileCond) {
+      if (hasBreak) {
+        Value* brk = env_->find(breakFlag, loc)->asValue(loc, *this);
+        Node* i = graph_.insert(prim::If, {brk}, 1);
+        i->output()->setType(BoolType());
+        Block* t = i->addBlock();
+        Block* f = i->addBlock();
+        {
+          WithInsertPoint g2(t);
+          t->registerOutput(insertConstant(IValue(false), loc));
+        }
+        {
+          WithInsertPoint g2(f);
+          f->registerOutput(emitToBool(whileCond->range, emitCondExpr(whileCond).value));
+        }
+        cont = i->output();
+      } else {
+        cont = emitToBool(whileCond->range, emitCondExpr(whileCond).value);
+      }
+    } else if (hasBreak) {
+      Value* brk = env_->find(breakFlag, loc)->asValue(loc, *this);
+      cont = builtinCallValue(loc, "aten::__not__", {NamedValue(loc, brk)});
+    } else {
+      cont = insertConstant(IValue(true), loc);
+    }
+    b->registerOutput(cont);
+    for (size_t i = 0; i < carried.size(); ++i) {
+      auto v = env_->find(carried[i], loc);
+      Value* out = v->asValue(loc, *this);
+      if (!out->type()->isSubtypeOf(carriedType[i]))
+        throw CompileError("Variable '" + carried[i] + "' previously had type " + typeNameForMsg(carriedType[i]) +
+                               " but is now being assigned to a value of type " + typeNameForMsg(out->type()),
+                           loc);
+      b->registerOutput(out);
+    }
+  }
+  --loopDepth_;
+  env_ = frame->next;
+  for (size_t i = 0; i < carried.size(); ++i) {
+    Value* out = n->addOutput();
+    out->setType(carriedType[i]);
+    setVar(*this, *env_, carried[i], std::make_shared<SimpleValue>(out), loc);
+  }
+}
+
+SugaredValuePtr FunctionEmitter::iterableOf(const SourceRange& loc, const SugaredValuePtr& v) { return v; }
+
+void FunctionEmitter::emitUnrolledFor(const ForStmt& s, const std::vector<SugaredValuePtr>& elems) {
+  if (containsBreak(s.body) || (terminates(s.body) & TermContinue) || containsReturn(s.body))
+    throw CompileError("break, continue and return are not supported in loops over tuples or module lists", s.range);
+  for (auto& e : elems) {
+    emitAssignTarget(s.target, e, s.range, nullptr);
+    emitStatements(s.body);
+  }
+}
+
+void FunctionEmitter::emitFor(const ForStmt& s) {
+  if (!s.orelse.empty()) throw CompileError("else branches of for loops aren't supported",
+                                           SourceRange(s.range.source, s.range.start, s.range.start + 3));
+  SugaredValuePtr it = emitSugaredExpr(s.iter);
+  const SourceRange& loc = s.range;
+  std::vector<std::string> targetNames;
+  {
+    std::set<std::string> t;
+    collectTargetNames(s.target, t);
+    targetNames.assign(t.begin(), t.end());
+  }
+  if (it->shouldUnroll() && !dynamic_cast<IterableTree*>(it.get())) {
+    emitUnrolledFor(s, it->asTuple(loc, *this));
+    return;
+  }
+  // range, enumerate/zip (nested in any combination), lists, strings, tensors, dicts (frontend/emitter/iteration.h)
+  IterPlan plan = planIteration(*this, s.iter->range, it);
+  Value* trip = iterationTripCount(*this, loc, plan);
+  emitLoop(loc, trip, nullptr, [&](Value* idx) {
+    emitAssignTarget(s.target, iterationElement(*this, loc, plan, idx), loc, nullptr);
+  }, s.body, {});
+}
+
+void FunctionEmitter::emitWhile(const WhileStmt& s) {
+  if (!s.orelse.empty()) throw CompileError("else branches of while loops aren't supported",
+                                           SourceRange(s.range.source, s.range.start, s.range.start + 5));
+  Value* trip = insertConstant(IValue(int64_t(INT64_MAX)), s.range);
+  emitLoop(s.range, trip, s.test, [](Value*) {}, s.body, {});
+}
+
+}  // namespace kindling

@@ -13,7 +13,10 @@
 KINDLING_BUILD_PACKAGES="cmake ninja-build ccache g++ pkg-config libdnnl-dev libopenblas-dev libzip-dev
   libfmt-dev libcli11-dev libhwy-dev libsleef-dev
   ocl-icd-opencl-dev
-  python3-dev pybind11-dev libdlpack-dev"
+  python3-dev pybind11-dev libdlpack-dev
+  flatbuffers-compiler libflatbuffers-dev nlohmann-json3-dev"
+# flatbuffers-*: reading flatbuffer archives (flatc generates the reader of PyTorch's schema at build time);
+#   nlohmann-json3-dev: `kindling inspect --json`.
 # ocl-icd-opencl-dev: Debian's oneDNN is built with the OpenCL GPU runtime; dnnl-config.cmake calls
 #   find_package(OpenCL REQUIRED), and libdnnl-dev only recommends the package that provides it.
 # python3-dev pybind11-dev libdlpack-dev: the `kindling` Python package (python/; DLPack 0.6 is the tensor
@@ -21,7 +24,9 @@ KINDLING_BUILD_PACKAGES="cmake ninja-build ccache g++ pkg-config libdnnl-dev lib
 
 # Unit tests (GoogleTest) and the oracle tests (pytest against Debian's PyTorch 1.13).
 KINDLING_TEST_PACKAGES="libgtest-dev libgmock-dev python3-torch python3-torchvision python3-torchaudio
-  python3-pytest"
+  python3-pytest graphviz dpkg-dev file"
+# graphviz: `kindling graph --format svg|png` (optional at run time, tested); dpkg-dev, file: cpack -G DEB
+#   with dpkg-shlibdeps (scripts/deb-check.sh).
 
 # bench/: libtorch as the anchor, with OpenBLAS's OpenMP build (the reference BLAS is up to 9x slower);
 # Node.js runs ONNX Runtime (npm's onnxruntime-node, installed by scripts/run-bench.sh into build/bench-node);

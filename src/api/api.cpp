@@ -1,37 +1,12 @@
-// Public API: load, checked method calls, threads. See api.h.
+// Argument checking and threads behind the public API and the CLI. See api.h.
 #include "api/api.h"
 
 #include <omp.h>
 
-#include "serialize/import_archive.h"
 #include "tensor/tensor.h"
 
 namespace kindling {
 
-namespace jit {
-Module load(const std::string& path) { return loadArchive(path); }
-
-Module load(const std::string& path, ExtraFilesMap& extraFiles) {
-  ImportedArchive a = importArchive(path);
-  for (auto& [name, value] : extraFiles) {
-    auto it = a.extraFiles.find(name);
-    if (it != a.extraFiles.end()) value = it->second;
-  }
-  return a.module;
-}
-
-Module load(const std::string& path, const Device& device, ExtraFilesMap& extraFiles) {
-  if (device.type != DeviceType::CPU)
-    throw UsageError(fmt::format("Kindling runs on the CPU only; cannot load '{}' onto device '{}'", path, device.str()));
-  return load(path, extraFiles);
-}
-
-void Module::save(const std::string& path, const ExtraFilesMap& extraFiles) const { exportModule(*this, path, extraFiles); }
-
-void save(const ::kindling::Module& module, const std::string& path, const ExtraFilesMap& extraFiles) {
-  exportModule(module, path, extraFiles);
-}
-}  // namespace jit
 
 namespace {
 
@@ -108,6 +83,8 @@ bool coerce(IValue& v, const TypePtr& t, size_t depth = 0) {
 
 }  // namespace
 
+bool coerceToType(IValue& v, const TypePtr& t) { return coerce(v, t); }
+
 std::vector<IValue> checkArguments(const FunctionSchema& schema, std::vector<IValue> args, bool skipSelf) {
   size_t first = skipSelf && !schema.arguments.empty() ? 1 : 0;
   size_t declared = schema.arguments.size() - first;
@@ -132,10 +109,43 @@ std::vector<IValue> checkArguments(const FunctionSchema& schema, std::vector<IVa
   return args;
 }
 
-IValue runMethodChecked(const Module& m, const std::string& method, std::vector<IValue> args) {
+std::vector<IValue> bindArguments(const FunctionSchema& schema, std::vector<IValue> args,
+                                  const std::vector<std::pair<std::string, IValue>>& kwargs, bool skipSelf) {
+  if (kwargs.empty()) return checkArguments(schema, std::move(args), skipSelf);
+  size_t first = skipSelf && !schema.arguments.empty() ? 1 : 0;
+  std::string fn = schema.name;
+  size_t dot = fn.find_last_of(".:");
+  if (dot != std::string::npos) fn = fn.substr(dot + 1);
+  size_t declared = schema.arguments.size() - first;
+  if (args.size() > declared) return checkArguments(schema, std::move(args), skipSelf);  // the count error
+  std::vector<std::optional<IValue>> slots(declared);
+  for (size_t i = 0; i < args.size(); ++i) slots[i] = std::move(args[i]);
+  for (const auto& [name, value] : kwargs) {
+    int idx = schema.argumentIndex(name);
+    if (idx < static_cast<int>(first))
+      throw RuntimeError(fmt::format("{}() got an unexpected keyword argument '{}'. Declaration: {}", fn, name, schema.str()));
+    size_t k = static_cast<size_t>(idx) - first;
+    if (slots[k])
+      throw RuntimeError(fmt::format("{}() got multiple values for argument '{}'", fn, name));
+    slots[k] = value;
+  }
+  // Fill the gaps with defaults; whatever is still missing is reported by checkArguments.
+  std::vector<IValue> full;
+  for (size_t k = 0; k < declared; ++k) {
+    const Argument& a = schema.arguments[first + k];
+    if (slots[k]) { full.push_back(std::move(*slots[k])); continue; }
+    if (!a.defaultValue)
+      throw RuntimeError(fmt::format("{}() is missing value for argument '{}'. Declaration: {}", fn, a.name, schema.str()));
+    full.push_back(*a.defaultValue);
+  }
+  return checkArguments(schema, std::move(full), skipSelf);
+}
+
+IValue runMethodChecked(const Module& m, const std::string& method, std::vector<IValue> args,
+                        const std::vector<std::pair<std::string, IValue>>& kwargs) {
   Function* f = m.findMethod(method);
-  if (!f) throw Error(fmt::format("Method '{}' is not defined on {}", method, m.type()->qualName()));
-  args = checkArguments(f->getSchema(), std::move(args), true);
+  if (!f) throw UsageError(fmt::format("Method '{}' is not defined on {}", method, m.type()->qualName()));
+  args = bindArguments(f->getSchema(), std::move(args), kwargs, true);
   return m.runMethod(method, std::move(args));
 }
 

@@ -1,6 +1,10 @@
 // Program / Callable / describeArchive. See program.h.
 #include "api/program.h"
 
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
 #include <fstream>
 #include <sstream>
 #include <unordered_set>
@@ -277,12 +281,100 @@ void describeAttributes(const Module& m, const std::string& prefix, size_t depth
   for (const auto& [n, child] : m.namedChildren()) describeAttributes(child, prefix + n + ".", depth + 1, out);
 }
 
+nlohmann::ordered_json tensorJson(const std::string& name, const Tensor& t) {
+  return {{"name", name}, {"shape", t.sizes()}, {"dtype", dtypeReprName(t.dtype())}, {"numel", t.numel()}};
+}
+
+nlohmann::ordered_json moduleJson(const Module& m, const std::string& name, size_t depth) {
+  nlohmann::ordered_json j = {{"name", name}, {"type", m.type()->qualName()}};
+  nlohmann::ordered_json attrs = nlohmann::ordered_json::array();
+  const auto& decl = m.type()->attributes();
+  for (size_t i = 0; i < decl.size() && i < m.object()->slots.size(); ++i) {
+    const IValue& v = m.object()->slots[i];
+    if (decl[i].isParameter || decl[i].isBuffer) continue;
+    if (v.isObject() && v.toObjectRef().type->isModule()) continue;
+    nlohmann::ordered_json a = {{"name", decl[i].name}, {"type", decl[i].type ? decl[i].type->annotationStr() : "?"}};
+    if (v.isTensor())
+      a["tensor"] = tensorJson(decl[i].name, v.toTensor());
+    else
+      a["value"] = shortRepr(v);
+    attrs.push_back(std::move(a));
+  }
+  j["attributes"] = std::move(attrs);
+  nlohmann::ordered_json children = nlohmann::ordered_json::array();
+  if (depth < 64)
+    for (const auto& [n, child] : m.namedChildren()) children.push_back(moduleJson(child, n, depth + 1));
+  j["children"] = std::move(children);
+  return j;
+}
+
 }  // namespace
+
+std::string describeArchiveJson(const ImportedArchive& a) {
+  const Module& m = a.module;
+  nlohmann::ordered_json j;
+  j["format"] = a.format;
+  j["root"] = a.rootName;
+  j["version"] = a.version;
+  j["lite_interpreter"] = std::find(a.records.begin(), a.records.end(), "bytecode.pkl") != a.records.end();
+  j["records"] = a.records;
+  nlohmann::ordered_json extra = nlohmann::ordered_json::object();
+  for (const auto& [name, data] : a.extraFiles) extra[name] = {{"bytes", data.size()}};
+  j["extra_files"] = std::move(extra);
+  j["constants"] = a.constants.size();
+  j["module"] = moduleJson(m, "", 0);
+  nlohmann::ordered_json classes = nlohmann::ordered_json::array();
+  for (const TypePtr& t : m.compilationUnit()->types()) {
+    auto* ct = t->cast<ClassType>();
+    if (!ct) {
+      classes.push_back({{"name", t->str()}, {"kind", "type"}});
+      continue;
+    }
+    nlohmann::ordered_json c = {{"name", ct->qualName()}, {"kind", ct->isModule() ? "module" : "class"}};
+    nlohmann::ordered_json attrs = nlohmann::ordered_json::array();
+    for (const auto& at : ct->attributes())
+      attrs.push_back({{"name", at.name},
+                       {"type", at.type ? at.type->annotationStr() : "?"},
+                       {"role", at.isParameter ? "parameter" : at.isBuffer ? "buffer" : "attribute"}});
+    c["attributes"] = std::move(attrs);
+    nlohmann::ordered_json consts = nlohmann::ordered_json::array();
+    for (const auto& k : ct->constants()) consts.push_back({{"name", k.name}, {"value", k.value ? shortRepr(*k.value) : "?"}});
+    c["constants"] = std::move(consts);
+    nlohmann::ordered_json methods = nlohmann::ordered_json::array();
+    for (Function* f : ct->methods()) {
+      nlohmann::ordered_json mj = {{"name", f->name()}};
+      try {
+        mj["schema"] = f->getSchema().str();
+      } catch (const std::exception& e) {
+        mj["error"] = e.what();
+      }
+      methods.push_back(std::move(mj));
+    }
+    c["methods"] = std::move(methods);
+    classes.push_back(std::move(c));
+  }
+  j["classes"] = std::move(classes);
+  nlohmann::ordered_json params = nlohmann::ordered_json::array(), buffers = nlohmann::ordered_json::array();
+  int64_t total = 0;
+  for (const auto& [n, t] : m.namedParameters(true)) {
+    params.push_back(tensorJson(n, t));
+    total += t.numel();
+  }
+  for (const auto& [n, t] : m.namedBuffers(true)) buffers.push_back(tensorJson(n, t));
+  j["parameters"] = std::move(params);
+  j["parameter_count"] = total;
+  j["buffers"] = std::move(buffers);
+  // Invalid UTF-8 in names or values (archives are untrusted) is replaced, never a throw.
+  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
 
 std::string describeArchive(const ImportedArchive& a) {
   std::string out;
   const Module& m = a.module;
-  out += fmt::format("archive root '{}', format version {}, {} records\n", a.rootName, a.version, a.records.size());
+  if (a.format == "flatbuffer")
+    out += fmt::format("flatbuffer archive, format version {}, {} code files\n", a.version, a.records.size());
+  else
+    out += fmt::format("archive root '{}', format version {}, {} records\n", a.rootName, a.version, a.records.size());
   for (const auto& r : a.records)
     if (r == "bytecode.pkl") out += "lite interpreter archive (.ptl): bytecode.pkl present, code/ used\n";
   if (!a.extraFiles.empty()) {

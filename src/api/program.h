@@ -67,6 +67,13 @@ class Program {
 /// attributes/constants/methods (full schemas), parameters and buffers with shapes and dtypes, the module
 /// tree, and the values of every module's plain attributes.
 std::string describeArchive(const ImportedArchive& a);
+/// `kindling inspect --json`: the same facts for tools, one JSON object: format ("zip" or
+/// "flatbuffer"), root, version,
+/// lite_interpreter, records, extra_files {name: {bytes}}, constants (count), module (tree: name, type,
+/// attributes [{name, type, value | tensor}], children), classes [{name, kind, attributes [{name, type,
+/// role}], constants, methods [{name, schema}]}], parameters and buffers [{name, shape, dtype, numel}],
+/// parameter_count. Strings that are not UTF-8 have the bad bytes replaced.
+std::string describeArchiveJson(const ImportedArchive& a);
 
 /// Compiles a TorchScript source program (top-level defs and classes, DESIGN.md's import rules) into a
 /// new CompilationUnit. Throws CompileError.

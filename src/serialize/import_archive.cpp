@@ -2,10 +2,12 @@
 #include "serialize/import_archive.h"
 
 #include <cctype>
+#include <cstdio>
 #include <unordered_set>
 
 #include "passes/canonicalize/upgraders.h"
 #include "runtime/graph_function.h"
+#include "serialize/flatbuffer_import.h"
 #include "serialize/import_source.h"
 #include "serialize/unpickler.h"
 #include "serialize/zip_archive.h"
@@ -56,7 +58,8 @@ Unpickler::StorageLoader storageLoader(const ZipReader& zip, const std::string& 
   };
 }
 
-/// Compiles every method of every class of objects reachable from `root` (each class once).
+}  // namespace
+
 void compileReachable(const IValue& root) {
   std::unordered_set<const ClassType*> seenTypes;
   forEachReachableObject(root, [&seenTypes](const Object& o) {
@@ -70,12 +73,12 @@ void compileReachable(const IValue& root) {
   });
 }
 
-}  // namespace
+namespace {
 
-ImportedArchive importArchive(const std::string& path, const ImportOptions& options) {
-  // Shared: the importer reads code/ files lazily, possibly after this function returns.
-  auto zipPtr = std::make_shared<ZipReader>(path);
+// Shared: the importer reads code/ files lazily, possibly after this function returns.
+ImportedArchive importFromZip(const std::shared_ptr<ZipReader>& zipPtr, const ImportOptions& options) {
   const ZipReader& zip = *zipPtr;
+  const std::string& path = zip.path();
   ImportedArchive out;
   out.rootName = zip.rootName();
   out.records = zip.records();
@@ -126,6 +129,38 @@ ImportedArchive importArchive(const std::string& path, const ImportOptions& opti
   out.module = Module(cu, root.toObject());
   if (options.compileEagerly) compileReachable(root);
   return out;
+}
+
+}  // namespace
+
+ImportedArchive importArchive(const std::string& path, const ImportOptions& options) {
+  // Flatbuffer archives ("PTMF" at byte 4) are read whole; zip archives are mapped by ZipReader.
+  char head[8] = {};
+  size_t n = 0;
+  if (std::FILE* f = std::fopen(path.c_str(), "rb")) {
+    n = std::fread(head, 1, sizeof head, f);
+    if (isFlatbufferArchive(head, n)) {
+      std::fseek(f, 0, SEEK_END);
+      long size = std::ftell(f);
+      std::fseek(f, 0, SEEK_SET);
+      if (size < 0) {
+        std::fclose(f);
+        throw LoadError(fmt::format("cannot read '{}'", path));
+      }
+      auto bytes = makeIntrusive<StorageImpl>(static_cast<size_t>(size));
+      size_t got = std::fread(bytes->data(), 1, static_cast<size_t>(size), f);
+      std::fclose(f);
+      if (got != static_cast<size_t>(size)) throw LoadError(fmt::format("cannot read '{}'", path));
+      return importFlatbufferArchive(std::move(bytes), path, options);
+    }
+    std::fclose(f);
+  }
+  return importFromZip(std::make_shared<ZipReader>(path), options);
+}
+
+ImportedArchive importArchive(Storage bytes, const std::string& name, const ImportOptions& options) {
+  if (isFlatbufferArchive(bytes->data(), bytes->nbytes())) return importFlatbufferArchive(std::move(bytes), name, options);
+  return importFromZip(std::make_shared<ZipReader>(std::move(bytes), name), options);
 }
 
 Module loadArchive(const std::string& path) { return importArchive(path).module; }

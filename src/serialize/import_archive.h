@@ -1,4 +1,5 @@
-// Archive import: a zip written by torch.jit.save (or Kindling) → Module (torch::jit::import_ir_module).
+// Archive import: a zip written by torch.jit.save (or Kindling), or a flatbuffer archive
+// (serialize/flatbuffer_import.h), → Module (torch::jit::import_ir_module).
 //
 // Order, as libtorch: check the version record (".data/version", else "version"; 1..10 accepted, format
 // versions 1–2 are the legacy model.json layout and are rejected with a clear LoadError), unpickle
@@ -13,11 +14,13 @@
 #include <vector>
 
 #include "runtime/module.h"
+#include "tensor/tensor.h"
 
 namespace kindling {
 
 struct ImportedArchive {
   Module module;
+  std::string format = "zip";          // "zip", or "flatbuffer" (serialize/flatbuffer_import.h)
   int64_t version = 0;                 // file format version from the version record
   std::string rootName;                // zip root folder
   std::vector<std::string> records;    // record names relative to the root
@@ -34,6 +37,13 @@ struct ImportOptions {
 /// Throws LoadError for file/zip/pickle/version problems (also an unknown `byteorder`), CompileError for
 /// code/ that does not compile.
 ImportedArchive importArchive(const std::string& path, const ImportOptions& options = {});
+/// The same from an archive in memory (copied into `bytes` by the caller; tensors map it without another
+/// copy). `name` stands for the file in messages ("<memory buffer>", "<stream>").
+ImportedArchive importArchive(Storage bytes, const std::string& name, const ImportOptions& options = {});
+
+/// Compiles (ensureDefined + interpreter code) every method of every class of the objects reachable
+/// from `root`, each class once: what compileEagerly does at the end of a load.
+void compileReachable(const IValue& root);
 
 /// importArchive(path).module.
 Module loadArchive(const std::string& path);

@@ -31,6 +31,15 @@ std::string libzipError(int code) {
 
 }  // namespace
 
+struct ZipReaderMapping {
+  void* base = nullptr;
+  size_t size = 0;
+  Storage owner;  // set for a buffer in memory; otherwise base is an mmap of the file
+  ~ZipReaderMapping() {
+    if (base && !owner) munmap(base, size);
+  }
+};
+
 ZipReader::ZipReader(const std::string& path) : path_(path) {
   int code = 0;
   za_ = zip_open(path.c_str(), ZIP_RDONLY | ZIP_CHECKCONS, &code);
@@ -64,6 +73,45 @@ ZipReader::ZipReader(const std::string& path) : path_(path) {
         throw LoadError(fmt::format("cannot read zip archive '{}': {}", path, libzipError(code)));
     }
   }
+  indexRecords();
+  mapFile();
+}
+
+ZipReader::ZipReader(Storage bytes, std::string name) : path_(std::move(name)) {
+  const size_t size = bytes ? bytes->nbytes() : 0;
+  if (size >= 8 && std::memcmp(static_cast<const char*>(bytes->data()) + 4, "PTMF", 4) == 0)
+    throw LoadError(fmt::format("'{}' is a flatbuffer archive, not a zip archive", path_));
+  zip_error_t err;
+  zip_error_init(&err);
+  zip_source_t* src = zip_source_buffer_create(size ? bytes->data() : "", size, 0, &err);
+  if (src) za_ = zip_open_from_source(src, ZIP_RDONLY | ZIP_CHECKCONS, &err);
+  if (!za_) {
+    int code = zip_error_code_zip(&err);
+    zip_error_fini(&err);
+    if (src) zip_source_free(src);
+    switch (code) {
+      case ZIP_ER_NOZIP:
+        throw LoadError(fmt::format("'{}' is not a zip archive (a TorchScript archive or torch.save file)", path_));
+      case ZIP_ER_INCONS:
+      case ZIP_ER_EOF:
+        throw LoadError(fmt::format("'{}' is truncated or corrupt (inconsistent zip archive)", path_));
+      case ZIP_ER_MEMORY:
+        throw LoadError(fmt::format("out of memory opening '{}'", path_));
+      default:
+        throw LoadError(fmt::format("cannot read zip archive '{}': {}", path_, libzipError(code)));
+    }
+  }
+  zip_error_fini(&err);
+  indexRecords();
+  auto m = std::make_shared<Mapping>();
+  m->base = bytes->data();
+  m->size = size;
+  m->owner = std::move(bytes);
+  indexDirect(std::move(m));
+}
+
+void ZipReader::indexRecords() {
+  const std::string& path = path_;
   zip_int64_t n = zip_get_num_entries(za_, 0);
   for (zip_int64_t i = 0; i < n; ++i) {
     const char* name = zip_get_name(za_, static_cast<zip_uint64_t>(i), ZIP_FL_ENC_RAW);
@@ -92,16 +140,8 @@ ZipReader::ZipReader(const std::string& path) : path_(path) {
     za_ = nullptr;
     throw LoadError(fmt::format("'{}' is an empty archive", path));
   }
-  mapFile();
 }
 
-struct ZipReader::Mapping {
-  void* base = nullptr;
-  size_t size = 0;
-  ~Mapping() {
-    if (base) munmap(base, size);
-  }
-};
 
 namespace {
 uint16_t rd16(const unsigned char* p) { return uint16_t(p[0] | p[1] << 8); }
@@ -126,7 +166,13 @@ void ZipReader::mapFile() {
   auto m = std::make_shared<Mapping>();
   m->base = base;
   m->size = n;
-  const unsigned char* f = static_cast<const unsigned char*>(base);
+  indexDirect(std::move(m));
+}
+
+void ZipReader::indexDirect(std::shared_ptr<Mapping> m) {
+  const size_t n = m->size;
+  if (n < 22) return;
+  const unsigned char* f = static_cast<const unsigned char*>(m->base);
   // End of central directory record.
   size_t eocd = SIZE_MAX;
   size_t lowest = n > 22 + 65535 ? n - 22 - 65535 : 0;

@@ -23,6 +23,9 @@ struct zip;
 
 namespace kindling {
 
+/// The bytes of an archive a ZipReader maps tensors from: an mmap'ed file or a buffer in memory.
+struct ZipReaderMapping;
+
 /// A record's bytes in a 64-byte aligned buffer (so tensor data can be used in place).
 class RecordBuffer {
  public:
@@ -44,6 +47,9 @@ class ZipReader {
   /// Opens `path`. Throws LoadError: "cannot open 'x.pt': No such file or directory",
   /// "'x.pt' is not a zip archive", "'x.pt' is truncated or corrupt", "'x.pt' is an empty archive".
   explicit ZipReader(const std::string& path);
+  /// Reads an archive held in memory (`bytes`, kept alive by the reader and by the tensors it maps);
+  /// `name` stands for the file in messages ("<memory buffer>"). The same LoadErrors as from a file.
+  ZipReader(Storage bytes, std::string name);
   ~ZipReader();
   ZipReader(const ZipReader&) = delete;
   ZipReader& operator=(const ZipReader&) = delete;
@@ -74,7 +80,9 @@ class ZipReader {
  private:
   int64_t indexOf(const std::string& name) const;  // -1 when absent
   void mapFile();
-  struct Mapping;
+  void indexRecords();
+  void indexDirect(std::shared_ptr<ZipReaderMapping> m);
+  using Mapping = ZipReaderMapping;
   struct Direct {
     uint64_t offset;
     uint64_t size;

@@ -16,7 +16,7 @@ Covered versions and how:
          their bump (div <= 3, full <= 4, linspace <= 7, logspace <= 8, gelu <= 9)
   11     rejected by both
 Records: byteorder, .data/serialization_id, any root folder name, ZIP64 entries, `.ptl` (bytecode.pkl
-ignored; the flatbuffer form is rejected with a clear message).
+ignored). The flatbuffer form is covered by test_flatbuffer.py.
 """
 import subprocess
 import zipfile
@@ -321,15 +321,6 @@ def test_ptl_archive(run_kindling, tmp_path):
     assert same(got, want)
     from torch.jit.mobile import _load_for_lite_interpreter
     assert same(got, _load_for_lite_interpreter(str(path))(x))
-
-
-def test_ptl_flatbuffer_rejected_clearly(run_kindling, tmp_path):
-    m = torch.jit.script(Lite())
-    path = tmp_path / "lite_fb.ptl"
-    m._save_for_lite_interpreter(str(path), _use_flatbuffer=True)
-    res = run_kindling("inspect", path)
-    assert_no_crash(res)
-    assert res.returncode == 1 and "flatbuffer" in res.stderr, res.describe()
 
 
 # ---------------------------------------------------------------------------------------------------------

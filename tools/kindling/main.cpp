@@ -1,9 +1,9 @@
 // The `kindling` command line (DESIGN.md, "The command line"):
 //   kindling run     PROGRAM [--method NAME | --function NAME] [--input IN.pt] [--output OUT.pt] [--threads N]
-//   kindling graph   PROGRAM [--method NAME | --function NAME]
+//   kindling graph   PROGRAM [--method NAME | --function NAME] [--format text|dot|svg|png]
 //   kindling code    PROGRAM [--method NAME | --function NAME]
 //   kindling bench   PROGRAM --input IN.pt [--threads N] [--warmup W] [--iters K] [--profile]
-//   kindling inspect ARCHIVE
+//   kindling inspect ARCHIVE [--json]
 //   kindling save    PROGRAM -o OUT.pt [--function NAME] [--extra NAME=FILE]... [--reprint]
 //   kindling ops
 // Exit codes: 0 ok, 1 compile/load error, 2 runtime error raised by the program, 64 usage error.
@@ -22,6 +22,8 @@
 
 #include "api/api.h"
 #include "api/program.h"
+#include "graphviz_render.h"
+#include "ir/dot_printer.h"
 #include "ir/ir.h"
 #include "ir/irparser.h"
 #include "ops/registry/operator.h"
@@ -60,6 +62,8 @@ struct CommonOptions {
   int warmup = 3;
   int iters = 20;
   bool profile = false;
+  std::string format = "text";  // kindling graph
+  bool json = false;            // kindling inspect
 };
 
 std::vector<IValue> readInputs(const std::string& path) {
@@ -139,9 +143,15 @@ int cmdCodeFiles(const CommonOptions& o) {
 int cmdGraph(const CommonOptions& o) {
   Program p = Program::open(o.program);
   Callable c = p.select(o.method, o.function);
-  std::string s = c.function->graph()->toString();
+  std::string s;
+  if (o.format == "text") {
+    s = c.function->graph()->toString();
+    if (s.empty() || s.back() != '\n') s += '\n';
+  } else {
+    s = graphToDot(*c.function->graph(), c.function->qualname());
+    if (o.format != "dot") s = renderDot(s, o.format);
+  }
   std::fwrite(s.data(), 1, s.size(), stdout);
-  if (s.empty() || s.back() != '\n') std::fputc('\n', stdout);
   return kExitOk;
 }
 
@@ -228,7 +238,7 @@ int cmdBench(const CommonOptions& o) {
 int cmdInspect(const CommonOptions& o) {
   ImportOptions io;
   ImportedArchive a = importArchive(o.program, io);
-  std::string s = describeArchive(a);
+  std::string s = o.json ? describeArchiveJson(a) : describeArchive(a);
   std::fwrite(s.data(), 1, s.size(), stdout);
   return kExitOk;
 }
@@ -289,6 +299,8 @@ int runCli(int argc, char** argv) {
   addSelect(graph);
   bool parseIRFlag = false;
   graph->add_flag("--parse-ir", parseIRFlag, "PROGRAM is graph text: parse and print it again")->group("");
+  graph->add_option("--format", o.format, "text (as print(fn.graph)), dot (Graphviz), svg or png (rendered by Graphviz's dot)")
+      ->check(CLI::IsMember({"text", "dot", "svg", "png"}));
 
   CLI::App* code = app.add_subcommand("code", "print the code, as print(fn.code)");
   addProgram(code, progHelp);
@@ -307,6 +319,7 @@ int runCli(int argc, char** argv) {
 
   CLI::App* inspect = app.add_subcommand("inspect", "list an archive's classes, methods, parameters and attributes");
   addProgram(inspect, "archive written by torch.jit.save");
+  inspect->add_flag("--json", o.json, "print one JSON object (for tools) instead of text");
 
   CLI::App* save = app.add_subcommand("save", "compile a source program, or re-save an archive");
   addProgram(save, progHelp);

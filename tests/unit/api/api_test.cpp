@@ -56,30 +56,29 @@ TEST(Api, Threads) {
   EXPECT_THROW(set_num_threads(0), UsageError);
 }
 
-TEST(Api, LoadMissingFile) { EXPECT_THROW(jit::load("/nonexistent/model.pt"), LoadError); }
-
-TEST(Api, SaveAndLoadWithExtraFiles) {
-  std::string path = testing::scratchPath("api_extra.py");
-  testing::writeFile(path, "import torch\ndef f(x: torch.Tensor) -> torch.Tensor:\n    return x * 2\n");
-  std::string dir = testing::scratchPath("");
-  std::string src = dir + "api_src.pt";
-  ASSERT_EQ(testing::runPython("import torch\n"
-                               "class M(torch.nn.Module):\n"
-                               "    def forward(self, x):\n"
-                               "        return x + 1\n"
-                               "torch.jit.save(torch.jit.script(M()), '" + src + "', _extra_files={'a.txt': 'A'})\n"),
-            0);
-  ExtraFilesMap files{{"a.txt", ""}, {"missing", "as given"}};
-  jit::Module m = jit::load(src, files);
-  EXPECT_EQ(files.at("a.txt"), "A");
-  EXPECT_EQ(files.at("missing"), "as given");  // libtorch leaves absent keys alone
-  std::string out = dir + "api_out.pt";
-  m.save(out, {{"b.txt", "B"}});
-  ExtraFilesMap back{{"b.txt", ""}};
-  jit::Module m2 = jit::load(out, Device{}, back);
-  EXPECT_EQ(back.at("b.txt"), "B");
-  EXPECT_EQ(m2.forward({IValue(Tensor::zeros({2}))}).toTensor().doubleAt(0), 1.0);
-  EXPECT_THROW(jit::load(out, Device{DeviceType::CUDA, 0}, back), UsageError);
+TEST(Api, BindArgumentsByKeyword) {
+  FunctionSchema s = parseSchema("test::f(Tensor x, int n=2, *, float scale=1.5, str? tag=None) -> Tensor");
+  Tensor t = Tensor::zeros({2});
+  auto out = bindArguments(s, {IValue(t)}, {{"scale", IValue(int64_t(3))}, {"tag", IValue("a")}}, false);
+  ASSERT_EQ(out.size(), 4u);
+  EXPECT_EQ(out[1].toInt(), 2);
+  EXPECT_TRUE(out[2].isDouble());  // int → float for the keyword too
+  EXPECT_EQ(out[2].toDouble(), 3.0);
+  EXPECT_EQ(out[3].toStringRef(), "a");
+  out = bindArguments(s, {}, {{"x", IValue(t)}, {"n", IValue(int64_t(7))}}, false);
+  EXPECT_EQ(out[1].toInt(), 7);
+  auto err = [&](std::vector<IValue> args, std::vector<std::pair<std::string, IValue>> kw) {
+    try {
+      bindArguments(s, std::move(args), kw, false);
+    } catch (const RuntimeError& e) {
+      return std::string(e.what());
+    }
+    return std::string("<no error>");
+  };
+  EXPECT_NE(err({IValue(t)}, {{"nope", IValue(1)}}).find("unexpected keyword argument 'nope'"), std::string::npos);
+  EXPECT_NE(err({IValue(t)}, {{"x", IValue(t)}}).find("multiple values for argument 'x'"), std::string::npos);
+  EXPECT_NE(err({}, {{"n", IValue(1)}}).find("missing value for argument 'x'"), std::string::npos);
+  EXPECT_NE(err({IValue(t)}, {{"scale", IValue("s")}}).find("for argument 'scale'"), std::string::npos);
 }
 
 }  // namespace

@@ -14,8 +14,10 @@ IValue call_op(const std::string& name, std::vector<IValue> args,
                const std::vector<std::pair<std::string, IValue>>& kwargs) {
   auto& reg = ::kindling::OperatorRegistry::global();
   std::vector<const ::kindling::Operator*> candidates;
-  if (const ::kindling::Operator* exact = reg.find(name)) {
-    candidates.push_back(exact);
+  const size_t ns = name.find("::");
+  const bool overloadNamed = ns != std::string::npos && name.find('.', ns + 2) != std::string::npos;
+  if (overloadNamed) {
+    if (const ::kindling::Operator* exact = reg.find(name)) candidates.push_back(exact);
   } else {
     for (const ::kindling::Operator* op : reg.lookup(name)) candidates.push_back(op);
   }

@@ -212,3 +212,23 @@ def test_porting_guide_programs_agree(prefix, tmp_path):
         pytest.skip("libtorch-dev not installed: the Kindling programs were built and run, the libtorch one not")
     theirs = run([cmake_app(tmp_path, "guide_libtorch", progs["libtorch"], "Torch", "torch"), model])
     assert_same_output(ours, theirs)
+
+
+def test_debian_package(tmp_path):
+    """`cpack -G DEB` makes kindling_<version>_<arch>.deb holding the installed tree under /usr, whose Depends
+    are Debian's runtime library packages (dpkg-shlibdeps). Installing it into a fresh Debian root and
+    running the example there is scripts/deb-check.sh (run by the fresh-machine check)."""
+    out = tmp_path / "pkg"
+    run(["cpack", "-G", "DEB", "-B", out], cwd=BUILD)
+    (deb,) = out.glob("kindling_*.deb")
+    fields = {f: run(["dpkg-deb", "-f", deb, f]).strip() for f in ("Package", "Version", "Depends", "Installed-Size")}
+    assert fields["Package"] == "kindling"
+    depends = [d.split()[0] for d in fields["Depends"].split(", ")]
+    for lib in ("libdnnl2", "libzip4", "libfmt9", "libgomp1", "libstdc++6"):
+        assert lib in depends, fields["Depends"]
+    assert not any(d.endswith("-dev") for d in depends), fields["Depends"]
+    files = run(["dpkg-deb", "-c", deb])
+    for f in ("./usr/bin/kindling", "./usr/lib/libkindling.so.0", "./usr/include/kindling/kindling.h",
+              "./usr/lib/cmake/kindling/kindlingConfig.cmake", "./usr/lib/pkgconfig/kindling.pc"):
+        assert f in files, f
+    print(f"{deb.name}: {fields['Installed-Size']} KiB installed")

@@ -14,6 +14,14 @@
 //       has the input's shape; mask_type 1 (0 is not supported on CPU by PyTorch 1.13 either).
 //   aten::_nested_tensor_from_mask_left_aligned(t, mask) -> bool: every row of mask is True...True False...False.
 //   aten::is_autocast_enabled() -> False.
+// Operators of PyTorch 2.x (schemas and semantics of its documentation and math backend):
+//   aten::scaled_dot_product_attention(q (..., Hq, L, E), k (..., Hk, S, E), v (..., Hk, S, Ev), attn_mask,
+//       dropout_p, is_causal, *, scale, enable_gqa) -> (..., Hq, L, Ev): softmax(q k^T * scale + bias) v with
+//       scale 1/sqrt(E) by default, applied as sqrt(scale) to q and to k as PyTorch does; a boolean mask keeps
+//       the True entries, a float mask is added; is_causal masks j > i (and excludes attn_mask); enable_gqa
+//       repeats each of the Hk key/value heads Hq/Hk times. A row with every entry masked gives zeros
+//       (PyTorch >= 2.5, _safe_softmax; earlier releases gave NaN).
+//   aten::_safe_softmax(x, dim, dtype) -> softmax, with 0 for slices that are all -inf.
 //   aten::_nested_tensor_from_mask(t (B, L, D), mask (B, L) True = keep, mask_check) -> a nested tensor;
 //   aten::to_padded_tensor(nested, padding, output_size) -> (B, max length, D) dense, the rest `padding`.
 // Float and double (the fast path's own dtypes on CPU). Nested tensors exist only as far as
@@ -373,7 +381,90 @@ void toPaddedTensorOp(Stack& s) {
 
 }  // namespace
 
+namespace {
+
+const OpHandle kSoftmax("aten::softmax.int");
+const OpHandle kEqScalar("aten::eq.Scalar");
+const OpHandle kAllDim("aten::all.dim");
+const OpHandle kMaskedFill("aten::masked_fill.Scalar");
+const OpHandle kMulScalar("aten::mul.Scalar");
+const OpHandle kTranspose("aten::transpose.int");
+const OpHandle kLogicalNot("aten::logical_not");
+const OpHandle kOnes("aten::ones");
+const OpHandle kTril("aten::tril");
+const OpHandle kZerosLike("aten::zeros_like");
+const OpHandle kRepeatInterleave("aten::repeat_interleave.self_int");
+const OpHandle kDropout("aten::dropout");
+
+/// softmax along dim with 0 where the whole slice is -inf (PyTorch 2.5's _safe_softmax).
+Tensor safeSoftmax(const Tensor& x, int64_t dim, const IValue& dtype) {
+  Tensor y = kSoftmax(x, dim, dtype);
+  Tensor allMasked = kAllDim(kEqScalar(x, Scalar(-std::numeric_limits<double>::infinity())), dim, true);
+  return kMaskedFill(y, allMasked, Scalar(0.0));
+}
+
+void safeSoftmaxOp(Stack& s) {
+  IValue dtype = pop(s);
+  int64_t dim = pop(s).toInt();
+  Tensor x = pop(s).toTensor();
+  s.emplace_back(safeSoftmax(x, dim, dtype));
+}
+
+void scaledDotProductAttentionOp(Stack& s) {
+  const bool enableGqa = pop(s).toBool();
+  IValue scaleArg = pop(s);
+  const bool isCausal = pop(s).toBool();
+  const double dropoutP = pop(s).toDouble();
+  IValue maskArg = pop(s);
+  Tensor v = pop(s).toTensor(), k = pop(s).toTensor(), q = pop(s).toTensor();
+  KD_CHECK(q.dim() >= 2 && k.dim() >= 2 && v.dim() >= 2, "scaled_dot_product_attention: query, key and value must have at least 2 dimensions");
+  KD_CHECK(isFloatingType(q.dtype()) && q.dtype() == k.dtype() && q.dtype() == v.dtype(),
+           "Expected query, key, and value to have the same dtype, but got query.dtype: {} key.dtype: {} and value.dtype: {} instead.",
+           scalarTypeName(q.dtype()), scalarTypeName(k.dtype()), scalarTypeName(v.dtype()));
+  KD_CHECK(q.size(-1) == k.size(-1), "scaled_dot_product_attention: query and key must have the same last dimension, got {} and {}",
+           q.size(-1), k.size(-1));
+  KD_CHECK(!(isCausal && !maskArg.isNone()), "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");
+  if (enableGqa && q.dim() >= 3 && k.dim() >= 3) {
+    const int64_t hq = q.size(-3), hk = k.size(-3);
+    KD_CHECK(hk > 0 && hq % hk == 0 && v.size(-3) == hk,
+             "scaled_dot_product_attention: with enable_gqa the number of query heads ({}) must be a multiple of the key/value heads ({})",
+             hq, hk);
+    if (hq != hk) {
+      k = kRepeatInterleave(k, hq / hk, int64_t(-3), IValue());
+      v = kRepeatInterleave(v, hq / hk, int64_t(-3), IValue());
+    }
+  }
+  const double scale = scaleArg.isNone() ? 1.0 / std::sqrt(static_cast<double>(q.size(-1))) : scaleArg.toDouble();
+  const double root = std::sqrt(std::fabs(scale));
+  Tensor qs = kMulScalar(q, Scalar(scale < 0 ? -root : root));
+  Tensor attn = kMatmul(qs, kMulScalar(kTranspose(k, int64_t(-2), int64_t(-1)), Scalar(root)));
+  const double ninf = -std::numeric_limits<double>::infinity();
+  if (isCausal) {
+    Tensor keep = kTril(kOnes(makeIntList({q.size(-2), k.size(-2)}), IValue(int64_t(ScalarType::Bool)), IValue(), IValue(), IValue()), int64_t(0));
+    attn = kMaskedFill(attn, kLogicalNot(keep), Scalar(ninf));
+  } else if (!maskArg.isNone()) {
+    Tensor mask = maskArg.toTensor();
+    if (mask.dtype() == ScalarType::Bool)
+      attn = kMaskedFill(attn, kLogicalNot(mask), Scalar(ninf));
+    else
+      attn = kAdd(attn, mask, Scalar(int64_t(1)));
+  }
+  attn = safeSoftmax(attn, -1, IValue());
+  if (dropoutP > 0) attn = kDropout(attn, dropoutP, true);
+  s.emplace_back(kMatmul(attn, v));
+}
+
+void registerAttentionOps2x(OperatorRegistry& r) {
+  r.add("aten::scaled_dot_product_attention(Tensor query, Tensor key, Tensor value, Tensor? attn_mask=None, "
+        "float dropout_p=0., bool is_causal=False, *, float? scale=None, bool enable_gqa=False) -> Tensor",
+        scaledDotProductAttentionOp);
+  r.add("aten::_safe_softmax(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", safeSoftmaxOp);
+}
+
+}  // namespace
+
 void registerAttentionOps(OperatorRegistry& r) {
+  registerAttentionOps2x(r);
   r.add("aten::_native_multi_head_attention(Tensor query, Tensor key, Tensor value, int embed_dim, int num_head, "
         "Tensor qkv_weight, Tensor qkv_bias, Tensor proj_weight, Tensor proj_bias, Tensor? mask=None, "
         "bool need_weights=True, bool average_attn_weights=True, int? mask_type=None) -> (Tensor, Tensor)", nativeMhaOp);

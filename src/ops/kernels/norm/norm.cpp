@@ -2,10 +2,14 @@
 // and the running-stat update PyTorch does), _batch_norm_impl_index, native_batch_norm, layer_norm,
 // native_layer_norm, group_norm, instance_norm. Direct loops over contiguous rows (NCHW) or channel vectors (channels_last);
 // arithmetic as ATen's batch_norm_cpu_inference: y = x * (w * invstd) + (b - mean * w * invstd).
+// rms_norm (PyTorch 2.4+): y = x * rsqrt(mean(x^2 over the normalized dims) + eps) * weight, computed in
+// float for Half/BFloat16 inputs, eps defaulting to the machine epsilon of that computation type.
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "ops/registry/kernel_args.h"
+#include "ops/registry/op_call.h"
 #include "ops/registry/operator.h"
 #include "ops/kernels/simd/layer_norm_row.h"
 #include "ops/kernels/simd/vec_kernels.h"
@@ -357,7 +361,41 @@ void instanceNormOp(Stack& s) {
 
 }  // namespace
 
+namespace {
+
+void rmsNormOp(Stack& s) {
+  static const OpHandle kPow("aten::pow.Tensor_Scalar"), kMean("aten::mean.dim"), kAddScalar("aten::add.Scalar"),
+      kRsqrt("aten::rsqrt"), kMul("aten::mul.Tensor");
+  IValue epsArg = pop(s);
+  IValue weightArg = pop(s);
+  std::vector<int64_t> shape = pop(s).toIntVector();
+  Tensor x = pop(s).toTensor();
+  KD_CHECK(isFloatingType(x.dtype()), "rms_norm: expected a floating point input, got {}", scalarTypeName(x.dtype()));
+  const int64_t n = static_cast<int64_t>(shape.size());
+  bool fits = n >= 1 && n <= x.dim();
+  for (int64_t i = 0; fits && i < n; ++i) fits = x.size(x.dim() - n + i) == shape[static_cast<size_t>(i)];
+  std::string shapeStr;
+  for (int64_t d : shape) shapeStr += (shapeStr.empty() ? "" : ", ") + std::to_string(d);
+  KD_CHECK(fits, "Given normalized_shape=[{}], expected input with shape [*, {}], but got input of size{}", shapeStr, shapeStr,
+           x.sizesStr());
+  const bool reduced = x.dtype() == ScalarType::Half || x.dtype() == ScalarType::BFloat16;
+  const ScalarType compute = reduced ? ScalarType::Float : x.dtype();
+  const double eps = !epsArg.isNone() ? epsArg.toDouble()
+                     : compute == ScalarType::Double ? std::numeric_limits<double>::epsilon()
+                                                     : static_cast<double>(std::numeric_limits<float>::epsilon());
+  Tensor xc = x.to(compute);
+  std::vector<int64_t> dims;
+  for (int64_t i = x.dim() - n; i < x.dim(); ++i) dims.push_back(i);
+  Tensor ms = kMean(kPow(xc, Scalar(int64_t(2))), makeIntList(dims), true, IValue());
+  Tensor y = kMul(xc, kRsqrt(kAddScalar(ms, Scalar(eps), Scalar(int64_t(1)))));
+  if (!weightArg.isNone()) y = kMul(y, weightArg.toTensor());
+  s.emplace_back(y.to(x.dtype()));
+}
+
+}  // namespace
+
 void registerNormOps(OperatorRegistry& r) {
+  r.add("aten::rms_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight=None, float? eps=None) -> Tensor", rmsNormOp);
   r.add("aten::batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> Tensor", batchNormOp);
   r.add("aten::_batch_norm_impl_index(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps, bool cudnn_enabled) -> (Tensor, Tensor, Tensor, Tensor, int)", batchNormImplIndexOp);
   r.add("aten::native_batch_norm(Tensor input, Tensor? weight, Tensor? bias, Tensor? running_mean, Tensor? running_var, bool training, float momentum, float eps) -> (Tensor, Tensor, Tensor)", nativeBatchNormOp);

@@ -47,6 +47,11 @@ TEST(Registry, GlobalSchemasAreExactlyPyTorchs) {
   // torchvision 0.14's operators (torchvision::nms, roi_align, ...), registered once torchvision is imported.
   std::ifstream tv(std::string(KINDLING_TEST_DATA_DIR) + "/ops/torchvision_schemas_0_14.txt");
   while (std::getline(tv, line)) torch.insert(line);
+  // Operators of PyTorch 2.x that 1.13 lacks, with 2.x's schemas (ops/attention.cpp, ops/norm.cpp).
+  std::ifstream v2(std::string(KINDLING_TEST_DATA_DIR) + "/ops/pytorch2_schemas.txt");
+  size_t newer = 0;
+  for (; std::getline(v2, line); ++newer) torch.insert(line);
+  EXPECT_EQ(newer, 3u);
   auto all = allSchemaStrings();
   EXPECT_EQ(all.size(), OperatorRegistry::global().all().size());
   EXPECT_GT(all.size(), 100u);

@@ -2,8 +2,7 @@
 // overloads chosen by the arguments as torch.ops does from Python.
 #include "api/api.h"
 #include "api/public_bridge.h"
-#include "ops/operator.h"
-#include "ops/registry.h"
+#include "ops/registry/operator.h"
 
 namespace kindling::api {
 

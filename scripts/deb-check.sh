@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The Debian package in a fresh Debian 12 root:
-#   bash scripts/deb-check.sh ROOT [BUILD_DIR]
+#   bash scripts/deb-check.sh ROOT [BUILD_DIR | PACKAGE.deb]
 # makes build/kindling_<version>_<arch>.deb with `cpack -G DEB` (BUILD_DIR defaults to build/, built
-# already), installs it in ROOT with `apt install ./kindling_*.deb` (apt brings the Debian runtime
+# already; a .deb given instead is used as it is, as scripts/fresh-check.sh does), installs it in ROOT with `apt install ./kindling_*.deb` (apt brings the Debian runtime
 # packages it depends on), then inside ROOT runs the installed `kindling` CLI on the bundled example and
 # builds examples/cpp against the installed package with cmake and g++ (installed in ROOT for that) and
 # runs it. ROOT is a directory made by mmdebstrap (scripts/fresh-check.sh makes one); run as root.
@@ -11,10 +11,15 @@ set -euo pipefail
 source "$(dirname "$0")/deps.sh"
 ROOT="${1:?usage: deb-check.sh ROOT [BUILD_DIR]}"
 BUILD="${2:-$KINDLING_ROOT/build}"
-cd "$BUILD"
-rm -f kindling_*.deb
-cpack -G DEB > cpack.log 2>&1 || { cat cpack.log >&2; exit 1; }
-DEB="$(ls kindling_*.deb)"
+if [[ "$BUILD" == *.deb ]]; then
+  cd "$(dirname "$BUILD")"
+  DEB="$(basename "$BUILD")"
+else
+  cd "$BUILD"
+  rm -f kindling_*.deb
+  cpack -G DEB > cpack.log 2>&1 || { cat cpack.log >&2; exit 1; }
+  DEB="$(ls kindling_*.deb)"
+fi
 echo "== $DEB: $(dpkg-deb -f "$DEB" Installed-Size) KiB installed; Depends: $(dpkg-deb -f "$DEB" Depends)"
 
 mkdir -p "$ROOT/tmp/kindling-check"

@@ -109,7 +109,9 @@ def test_inspect_json_matches_pytorch(run_kindling, archive):
     classes = {c["name"]: c for c in j["classes"]}
     fwd = next(x for x in classes[j["module"]["type"]]["methods"] if x["name"] == "forward")
     assert fwd["schema"] == str(m.forward.schema)
-    roles = {a["name"]: a["role"] for a in classes["__torch__.torch.nn.modules.linear.Linear"]["attributes"]}
+    # The Linear's class name as this process's torch.jit mangled it (other tests may have scripted a Linear).
+    linear = m.fc._c._type().qualified_name()
+    roles = {a["name"]: a["role"] for a in classes[linear]["attributes"]}
     assert roles["weight"] == "parameter" and roles["training"] == "attribute"
 
 

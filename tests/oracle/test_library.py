@@ -104,8 +104,19 @@ def check_classify_output(out, model_path):
     return rows
 
 
+def configure_against(prefix, source_dir, build_dir, *extra):
+    """cmake-configures a project that calls find_package(kindling) with CMAKE_PREFIX_PATH=prefix, and checks
+    the package found is the one installed in prefix (not another Kindling on the machine)."""
+    run(["cmake", "-S", source_dir, "-B", build_dir, "-G", "Ninja", f"-DCMAKE_PREFIX_PATH={prefix}", *extra])
+    cache = (pathlib.Path(build_dir) / "CMakeCache.txt").read_text()
+    found = re.search(r"^kindling_DIR:PATH=(.*)$", cache, re.M)
+    want = libdir(prefix) / "cmake" / "kindling"
+    assert found and pathlib.Path(found.group(1)).resolve() == want.resolve(), \
+        f"find_package(kindling) found {found.group(1) if found else 'nothing'}, not the installed {want}"
+
+
 def build_example(prefix, build_dir, *extra):
-    run(["cmake", "-S", EXAMPLE, "-B", build_dir, "-G", "Ninja", f"-DCMAKE_PREFIX_PATH={prefix}", *extra])
+    configure_against(prefix, EXAMPLE, build_dir, *extra)
     run(["cmake", "--build", build_dir])
     return build_dir / "classify"
 
@@ -173,8 +184,10 @@ def cmake_app(tmp_path, name, source, package, target, prefix=None):
     (proj / "CMakeLists.txt").write_text(
         f"cmake_minimum_required(VERSION 3.16)\nproject({name} CXX)\nset(CMAKE_CXX_STANDARD 17)\n"
         f"find_package({package} REQUIRED)\nadd_executable(app main.cpp)\ntarget_link_libraries(app PRIVATE {target})\n")
-    args = ["-DCMAKE_BUILD_TYPE=Release"] + ([f"-DCMAKE_PREFIX_PATH={prefix}"] if prefix else [])
-    run(["cmake", "-S", proj, "-B", proj / "b", "-G", "Ninja", *args])
+    if prefix:
+        configure_against(prefix, proj, proj / "b", "-DCMAKE_BUILD_TYPE=Release")
+    else:
+        run(["cmake", "-S", proj, "-B", proj / "b", "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Release"])
     run(["cmake", "--build", proj / "b"], timeout=1800)
     return proj / "b" / "app"
 

@@ -25,8 +25,9 @@ echo "== $DEB: $(dpkg-deb -f "$DEB" Installed-Size) KiB installed; Depends: $(dp
 mkdir -p "$ROOT/tmp/kindling-check"
 cp "$DEB" "$ROOT/tmp/kindling-check/"
 cp -r "$KINDLING_ROOT/examples" "$ROOT/tmp/kindling-check/"
-for d in proc sys dev; do mountpoint -q "$ROOT/$d" || mount --bind "/$d" "$ROOT/$d"; done
-trap 'for d in proc sys dev; do umount "$ROOT/$d" 2>/dev/null || true; done' EXIT
+source "$(dirname "$0")/fresh-root.sh"
+mount_root_filesystems "$ROOT"
+trap 'unmount_root_filesystems "$ROOT" || echo "deb-check: mounts left below $ROOT" >&2' EXIT
 in_root() { chroot "$ROOT" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root DEBIAN_FRONTEND=noninteractive bash -c "$1"; }
 [ -s "$ROOT/etc/resolv.conf" ] || cp /etc/resolv.conf "$ROOT/etc/resolv.conf"
 

@@ -24,6 +24,7 @@ CACHE="${KINDLING_FRESH_CACHE:-/var/cache/kindling-fresh}"
 TARBALL="$CACHE/bookworm-apt.tar"
 CLONE=/root/kindling          # where the clone lives inside the root (a user's checkout)
 
+source "$HERE/scripts/fresh-root.sh"
 die() { echo "fresh-check: $*" >&2; exit 1; }
 [ "$(id -u)" -eq 0 ] || die "must run as root (it bootstraps a Debian root and chroots into it)"
 command -v git >/dev/null || die "git is needed to clone the commit under test"
@@ -61,10 +62,9 @@ ROOTS=()
 cleanup() {
   local rc=$? r
   for r in "${ROOTS[@]}"; do
-    # Unmount everything under the root (deepest first), lazily if busy; then remove the root only when
-    # nothing is mounted below it any more, and never across a file system boundary.
-    findmnt -rn -o TARGET | grep -F "$r/" | sort -r | while read -r m; do umount "$m" 2>/dev/null || umount -l "$m"; done
-    if findmnt -rn -o TARGET | grep -qF "$r/"; then
+    # The root is removed only when nothing is mounted below it any more, and never across a file system
+    # boundary.
+    if ! unmount_root_filesystems "$r"; then
       echo "fresh-check: $r still has mounts; left in place" >&2
     elif [ "${KINDLING_FRESH_KEEP:-0}" = 1 ]; then
       echo "fresh-check: kept $r"
@@ -89,8 +89,7 @@ new_root() {  # new_root VAR: a fresh root from the tarball, its path in VAR
 ROOT=""
 new_root ROOT
 echo "== fresh root $ROOT"
-mount -t proc proc "$ROOT/proc"
-for d in dev sys; do mount --rbind "/$d" "$ROOT/$d" && mount --make-rslave "$ROOT/$d"; done
+mount_root_filesystems "$ROOT"
 HOST_CCACHE="${KINDLING_FRESH_CCACHE:-$(command -v ccache >/dev/null && ccache -k cache_dir || echo /root/.cache/ccache)}"
 mkdir -p "$HOST_CCACHE" "$ROOT/ccache"
 mount --bind "$HOST_CCACHE" "$ROOT/ccache"

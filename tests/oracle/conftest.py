@@ -7,6 +7,7 @@ The binary is $KINDLING_BIN, default <repo>/build/tools/kindling/kindling.
 """
 import os
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -17,6 +18,10 @@ REPO = HERE.parent.parent
 sys.path.insert(0, str(HERE))
 
 import gen_models  # noqa: E402
+
+# A report of AddressSanitizer, LeakSanitizer, UndefinedBehaviorSanitizer or ThreadSanitizer on stderr
+# (a binary built with -DKINDLING_SANITIZE=..., scripts/run-sanitizers.sh): the run fails whatever its exit code.
+SANITIZER_REPORT = re.compile(r"^(==\d+==ERROR: \w+Sanitizer|SUMMARY: \w+Sanitizer|WARNING: ThreadSanitizer)", re.M)
 
 # Max abs errors recorded by the model tests, printed in the terminal summary.
 MODEL_ERRORS = {}
@@ -65,6 +70,8 @@ def run_kindling(kindling_bin):
                                 errors="replace", timeout=timeout, env=full_env, stdin=subprocess.DEVNULL)
         except subprocess.TimeoutExpired:
             pytest.fail(f"kindling {' '.join(map(str, args))} timed out after {timeout}s (hang)")
+        if SANITIZER_REPORT.search(cp.stderr):
+            pytest.fail(f"sanitizer report from kindling {' '.join(map(str, args))}\n{cp.stderr[-6000:]}")
         return Result(cp)
 
     return run

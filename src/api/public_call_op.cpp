@@ -42,6 +42,7 @@ IValue call_op(const std::string& name, std::vector<IValue> args,
   if (!chosen) throw UsageError("call_op: no overload of '" + name + "' accepts these arguments:" + tried);
   return detail::translateErrors([&] {
     ::kindling::Stack stack(std::move(bound));
+    if (chosen->writtenArgs) ::kindling::bumpWrittenVersions(chosen->writtenArgs, stack.data());
     chosen->fn(stack);
     if (stack.empty()) return IValue();
     if (stack.size() == 1) return out(std::move(stack.back()));

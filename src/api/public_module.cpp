@@ -2,8 +2,9 @@
 //
 // Specialization for inference: `forward` runs the code Module::freezeMethod made for the module object
 // (as the CLI's `kindling run` does). A process-wide counter of attribute writes made through the public
-// API tells a module when to specialize again; the first call after a write does it, under the module's
-// mutex, so concurrent calls never see a half-made method.
+// API, and the version counters of the module's parameters and buffers (a tensor written in place, e.g.
+// a batch norm's statistics folded into a convolution), tell a module when to specialize again; the first
+// call after a write does it, under the module's mutex, so concurrent calls never see a half-made method.
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -64,12 +65,22 @@ struct Module::Impl {
   InModule module;
   std::mutex mu;
   std::atomic<uint64_t> specializedAt{UINT64_MAX};
+  /// Every parameter and buffer with its version counter when forward was specialized (under mu).
+  std::vector<std::pair<::kindling::Tensor, uint64_t>> specializedVersions;
+  bool versionsCurrent() const {
+    for (const auto& [t, v] : specializedVersions)
+      if (t.storage()->version() != v) return false;
+    return true;
+  }
   /// forward as specialized for the current attribute values (see the file comment).
   void specializeForward() {
     const uint64_t now = gAttributeWrites.load(std::memory_order_acquire);
-    if (specializedAt.load(std::memory_order_acquire) == now) return;
     std::lock_guard<std::mutex> g(mu);
-    if (specializedAt.load(std::memory_order_relaxed) == now) return;
+    if (specializedAt.load(std::memory_order_relaxed) == now && versionsCurrent()) return;
+    specializedVersions.clear();
+    for (const auto& named : {module.namedParameters(), module.namedBuffers()})
+      for (const auto& [name, t] : named)
+        if (t.defined()) specializedVersions.emplace_back(t, t.storage()->version());
     if (dynamic_cast<::kindling::GraphFunction*>(module.findMethod("forward"))) module.freezeMethod("forward");
     specializedAt.store(now, std::memory_order_release);
   }

@@ -30,8 +30,8 @@ void runCleanupPasses(Graph& graph);
 void runInferencePasses(Graph& graph, const PassContext& ctx = {});
 
 /// Passes for a graph specialized to one module object (after passes/optimize/freeze_module.h):
-/// constant propagation and DCE (drops `if self.training:` code), conv + batch_norm folding, DCE.
-/// (Conv + add + activation fusion exists — passes/optimize/fuse_conv_activation.h — but is off until the
+/// constant propagation and DCE (drops `if self.training:` code), conv + batch_norm folding, DCE, then the
+/// constant conv / linear weights packed for oneDNN (passes/optimize/prepack_weights.h). (Conv + add + activation fusion exists — passes/optimize/fuse_conv_activation.h — but is off until the
 /// fused oneDNN path is faster than the separate ops.)
 /// Fusion passes that need constant weights belong here.
 void runFrozenGraphPasses(Graph& graph);

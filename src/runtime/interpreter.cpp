@@ -342,6 +342,12 @@ struct Code::Impl {
     Instr& in = emit(profiled ? OpCode::OP_PROFILED : op->schema.isVarArg ? OpCode::OPN : OpCode::OP, n);
     in.p = reinterpret_cast<const void*>(op->fn);
     if (profiled) in.x = op->schema.isVarArg ? 1 : 0;
+    if (op->writtenArgs) {  // in-place writes bump the tensors' version counters (ops/registry/operator.h)
+      Aux a;
+      a.i = static_cast<int64_t>(op->writtenArgs);
+      const int32_t idx = addAux(std::move(a));
+      instrs.back().aux = idx;
+    }
   }
 
   void emitNode(const Node* n) {
@@ -648,6 +654,7 @@ void Code::Impl::run(Stack& stack) const {
         case OpCode::OP: {
           const size_t before = stack.size();
           for (size_t i = 0; i < in.nIn; ++i) pushOperand(stack, a[i], regs, consts);
+          if (__builtin_expect(in.aux >= 0, 0)) bumpWrittenVersions(static_cast<uint64_t>(aux[in.aux].i), &stack[before]);
           reinterpret_cast<OperationFn>(const_cast<void*>(in.p))(stack);
           if (__builtin_expect(stack.size() != before + in.nOut, 0)) badReturnCount(in);
           popOutputs(stack, in, regs);
@@ -658,6 +665,7 @@ void Code::Impl::run(Stack& stack) const {
           const size_t before = stack.size();
           for (size_t i = 0; i < in.nIn; ++i) pushOperand(stack, a[i], regs, consts);
           stack.emplace_back(static_cast<int64_t>(in.nIn));
+          if (__builtin_expect(in.aux >= 0, 0)) bumpWrittenVersions(static_cast<uint64_t>(aux[in.aux].i), &stack[before]);
           reinterpret_cast<OperationFn>(const_cast<void*>(in.p))(stack);
           if (__builtin_expect(stack.size() != before + in.nOut, 0)) badReturnCount(in);
           popOutputs(stack, in, regs);
@@ -668,6 +676,7 @@ void Code::Impl::run(Stack& stack) const {
           const size_t before = stack.size();
           for (size_t i = 0; i < in.nIn; ++i) pushOperand(stack, a[i], regs, consts);
           if (in.x) stack.emplace_back(static_cast<int64_t>(in.nIn));
+          if (in.aux >= 0) bumpWrittenVersions(static_cast<uint64_t>(aux[in.aux].i), &stack[before]);
           const auto t0 = std::chrono::steady_clock::now();
           const int64_t c0 = profiler::processCpuNs();
           reinterpret_cast<OperationFn>(const_cast<void*>(in.p))(stack);

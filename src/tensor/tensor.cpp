@@ -406,6 +406,31 @@ StorageImpl::~StorageImpl() {
   else if (owned_) std::free(data_);
 }
 
+std::shared_ptr<const void> StorageImpl::findDerived(const std::vector<int64_t>& key) const {
+  const uint64_t now = version();
+  std::lock_guard<std::mutex> g(derivedMu_);
+  for (const Derived& d : derived_)
+    if (d.key == key) return d.version == now ? d.value : nullptr;
+  return nullptr;
+}
+
+void StorageImpl::setDerived(std::vector<int64_t> key, uint64_t version, std::shared_ptr<const void> value) {
+  std::lock_guard<std::mutex> g(derivedMu_);
+  for (Derived& d : derived_)
+    if (d.key == key) {
+      d.version = version;
+      d.value = std::move(value);
+      return;
+    }
+  if (derived_.size() >= kMaxDerived) derived_.erase(derived_.begin());
+  derived_.push_back(Derived{std::move(key), version, std::move(value)});
+}
+
+size_t StorageImpl::derivedCount() const {
+  std::lock_guard<std::mutex> g(derivedMu_);
+  return derived_.size();
+}
+
 TensorImpl::TensorImpl(Storage s, ScalarType t, IntArray sz, IntArray st, int64_t offset)
     : storage(std::move(s)), dtype(t), sizes(std::move(sz)), strides(std::move(st)), storageOffset(offset) {
   refreshMetadata();
@@ -717,6 +742,7 @@ Tensor& Tensor::copy_(const Tensor& src) {
     const char* s = static_cast<const char*>(src.data_ptr());
     size_t n = nbytes();
     if (d == s) return *this;
+    storage()->bumpVersion();
     if (n >= (1u << 20) && omp_get_max_threads() > 1 && !omp_in_parallel()) {
 #pragma omp parallel
       {
@@ -733,6 +759,7 @@ Tensor& Tensor::copy_(const Tensor& src) {
   Tensor s = src.sizes() == sizes() ? src : src.expand(sizes());
   // Overlapping storage (e.g. x.copy_(x.t())): copy through a temporary.
   if (s.storage().get() == storage().get()) s = s.clone();
+  storage()->bumpVersion();
   copyStrided(*this, s);
   return *this;
 }
@@ -793,6 +820,7 @@ Tensor& Tensor::fill_(const Scalar& value) {
     using T = decltype(tag);
     T v = checkedConvert<T>(value, dtype());
     if (numel() == 0) return;
+    storage()->bumpVersion();
     forEachRow(sizes(), strides(), IntArray(sizes().size(), 0), static_cast<char*>(data_ptr()),
                reinterpret_cast<const char*>(&v), sizeof(T), sizeof(T),
                [](char* dp, const char* sp, int64_t n, int64_t dstr, int64_t) {

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <functional>
 #include <initializer_list>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,16 @@ using IntArray = std::vector<int64_t>;
 
 /// A block of bytes. Owns its memory (64-byte aligned) unless created with an external deleter
 /// (e.g. bytes read straight from an archive buffer).
+///
+/// Version counter (PyTorch's `tensor._version`, shared by a tensor and its views): incremented by every
+/// in-place write to a tensor on this storage — operators whose schema marks an argument written
+/// (`Tensor(a!)`, bumped by the interpreter and the operator-call paths, see ops/registry/operator.h) and
+/// Tensor::copy_/fill_. Writes through a raw data pointer are not counted, as in PyTorch.
+///
+/// Derived values: data computed from the storage's bytes and kept with it, such as a weight re-laid out
+/// for a oneDNN primitive. Each is filed under a key of integers (what was derived, from which view, in
+/// which layout) with the version it was computed at; it is returned only while the version is unchanged
+/// and dies with the storage, so no other storage can ever see it.
 class StorageImpl : public IntrusiveTarget {
  public:
   /// Allocates nbytes, 64-byte aligned, uninitialised.
@@ -31,11 +43,32 @@ class StorageImpl : public IntrusiveTarget {
   ~StorageImpl() override;
   void* data() const { return data_; }
   size_t nbytes() const { return nbytes_; }
+
+  uint64_t version() const { return version_.load(std::memory_order_acquire); }
+  void bumpVersion() { version_.fetch_add(1, std::memory_order_acq_rel); }
+
+  /// The value filed under `key` if it was made at the current version(), else null. Thread-safe.
+  std::shared_ptr<const void> findDerived(const std::vector<int64_t>& key) const;
+  /// Files `value`, computed from the bytes as they were at `version` (read version() before reading the
+  /// bytes), under `key`, replacing what was there. At most kMaxDerived values are kept (oldest dropped).
+  void setDerived(std::vector<int64_t> key, uint64_t version, std::shared_ptr<const void> value);
+  /// Number of derived values kept, current or stale (tests).
+  size_t derivedCount() const;
+  static constexpr size_t kMaxDerived = 8;
+
  private:
+  struct Derived {
+    std::vector<int64_t> key;
+    uint64_t version;
+    std::shared_ptr<const void> value;
+  };
   void* data_;
   size_t nbytes_;
   std::function<void(void*)> deleter_;
   bool owned_ = true;  // false for external memory
+  std::atomic<uint64_t> version_{0};
+  mutable std::mutex derivedMu_;
+  std::vector<Derived> derived_;
 };
 using Storage = IntrusivePtr<StorageImpl>;
 

@@ -28,7 +28,9 @@ class OpHandle {
     Stack s;
     s.reserve(sizeof...(Ts));
     (s.emplace_back(toIValue(std::forward<Ts>(args))), ...);
-    get().fn(s);
+    const Operator& op = get();
+    if (op.writtenArgs) bumpWrittenVersions(op.writtenArgs, s.data());
+    op.fn(s);
     return s;
   }
   /// The single Tensor result.

@@ -20,8 +20,19 @@ using OperationFn = void (*)(Stack& stack);
 struct Operator {
   FunctionSchema schema;
   OperationFn fn;
+  /// Bit i set: the kernel writes the tensors passed for argument i in place (`Tensor(a!)`,
+  /// `Tensor(a!)?`, `Tensor(a!)[]`). Computed from the schema by OperatorRegistry::add.
+  uint64_t writtenArgs = 0;
   const std::string& name() const { return schema.name; }
 };
+
+/// The writtenArgs mask of a schema (arguments past the 64th are not tracked).
+uint64_t writtenTensorArguments(const FunctionSchema& schema);
+/// Increments the version counter (tensor/tensor.h, PyTorch's `_version`) of every tensor passed for an
+/// argument in `writtenArgs`; `args` points at the operator's first argument. Every caller of a kernel with
+/// writtenArgs != 0 runs it before the kernel (the interpreter, OpHandle, the public call_op), so values
+/// derived from a tensor's bytes (packed weights) are never used after a write.
+void bumpWrittenVersions(uint64_t writtenArgs, const IValue* args);
 
 class OperatorRegistry {
  public:

@@ -8,6 +8,7 @@
 
 #include "ops/registry/operator.h"
 #include "ops/registry/schema_parser.h"
+#include "tensor/tensor.h"
 
 namespace kindling {
 
@@ -103,13 +104,44 @@ OperatorRegistry& OperatorRegistry::global() {
   return *r;
 }
 
+uint64_t writtenTensorArguments(const FunctionSchema& schema) {
+  uint64_t mask = 0;
+  for (size_t i = 0; i < schema.arguments.size() && i < 64; ++i) {
+    const Argument& a = schema.arguments[i];
+    if (!a.aliasInfo || !a.type) continue;
+    const Type* t = a.type.get();
+    if (t->kind() == TypeKind::Optional) t = t->cast<OptionalType>()->elementType().get();
+    bool written = false;
+    if (t->kind() == TypeKind::Tensor) {
+      written = a.aliasInfo->isWrite;
+    } else if (t->kind() == TypeKind::List && t->cast<ListType>()->elementType()->kind() == TypeKind::Tensor) {
+      for (const AliasInfo& e : a.aliasInfo->containedTypes) written = written || e.isWrite;  // Tensor(a!)[]
+    }
+    if (written) mask |= uint64_t(1) << i;
+  }
+  return mask;
+}
+
+void bumpWrittenVersions(uint64_t writtenArgs, const IValue* args) {
+  for (uint64_t m = writtenArgs; m; m &= m - 1) {
+    const IValue& v = args[__builtin_ctzll(m)];
+    if (v.isTensor()) {
+      v.toTensor().storage()->bumpVersion();
+    } else if (v.isList()) {
+      for (const IValue& e : v.toListRef().elements)
+        if (e.isTensor()) e.toTensor().storage()->bumpVersion();
+    }
+  }
+}
+
 void OperatorRegistry::add(const std::string& schema, OperationFn fn) {
   if (fn == nullptr) throw Error(fmt::format("OperatorRegistry::add: null kernel for '{}'", schema));
   FunctionSchema s = parseSchema(schema);
   std::string qualified = s.qualifiedName();
   if (byQualified_.count(qualified))
     throw Error(fmt::format("OperatorRegistry::add: duplicate operator '{}' (schema '{}')", qualified, schema));
-  auto op = std::make_unique<Operator>(Operator{std::move(s), fn});
+  const uint64_t written = writtenTensorArguments(s);
+  auto op = std::make_unique<Operator>(Operator{std::move(s), fn, written});
   const Operator* p = op.get();
   ops_.push_back(std::move(op));
   byName_[p->schema.name].push_back(p);

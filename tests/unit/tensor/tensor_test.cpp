@@ -521,3 +521,45 @@ TEST(Tensor, UntrustedGeometryIsRejected) {
   Tensor b = Tensor::fromStorage(st, ScalarType::Float, {1000, 1000}, {0, 0}, 3);
   EXPECT_EQ(b.numel(), 1000000);
 }
+
+TEST(Storage, VersionCounterAndDerivedValues) {
+  Tensor t = Tensor::zeros({4, 4});
+  Tensor view = t.select(0, 2);
+  StorageImpl& st = *t.storage();
+  const uint64_t v0 = st.version();
+  Tensor other = t.clone();  // reads do not count (the clone's own storage was written)
+  const uint64_t otherVersion = other.storage()->version();
+  (void)t.contiguous();
+  EXPECT_EQ(st.version(), v0);
+  view.fill_(Scalar(1.0));  // a write through a view is a write to the storage
+  EXPECT_EQ(st.version(), v0 + 1);
+  t.copy_(other);
+  EXPECT_EQ(st.version(), v0 + 2);
+  t.copy_(t);  // no bytes written
+  EXPECT_EQ(st.version(), v0 + 2);
+  EXPECT_EQ(other.storage()->version(), otherVersion);
+
+  auto value = std::make_shared<int>(7);
+  st.setDerived({1, 2}, st.version(), value);
+  ASSERT_NE(st.findDerived({1, 2}), nullptr);
+  EXPECT_EQ(*static_cast<const int*>(st.findDerived({1, 2}).get()), 7);
+  EXPECT_EQ(st.findDerived({1, 3}), nullptr);
+  EXPECT_EQ(other.storage()->findDerived({1, 2}), nullptr);
+  view.fill_(Scalar(2.0));
+  EXPECT_EQ(st.findDerived({1, 2}), nullptr) << "stale after a write";
+  st.setDerived({1, 2}, st.version(), std::make_shared<int>(8));
+  EXPECT_EQ(*static_cast<const int*>(st.findDerived({1, 2}).get()), 8);
+  EXPECT_EQ(st.derivedCount(), 1u);
+  for (int64_t k = 0; k < 20; ++k) st.setDerived({k + 10}, st.version(), value);
+  EXPECT_EQ(st.derivedCount(), StorageImpl::kMaxDerived);
+  EXPECT_EQ(st.findDerived({1, 2}), nullptr) << "the oldest value is dropped first";
+  ASSERT_NE(st.findDerived({29}), nullptr);
+  // The values die with the storage.
+  std::weak_ptr<int> weak = value;
+  value.reset();
+  other = Tensor();
+  t = Tensor();
+  EXPECT_FALSE(weak.expired());  // the view still holds the storage
+  view = Tensor();
+  EXPECT_TRUE(weak.expired());
+}

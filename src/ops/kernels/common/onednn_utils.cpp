@@ -1,4 +1,4 @@
-// oneDNN engine, streams, descriptors and the primitive / packed-weight caches (see onednn_utils.h).
+// oneDNN engine, streams, descriptors, the reorder primitive cache and packed weights (see onednn_utils.h).
 #include "ops/kernels/common/onednn_utils.h"
 
 #include <cstring>
@@ -74,32 +74,10 @@ size_t KeyHash::operator()(const Key& k) const {
 
 namespace {
 
-struct PackedEntry {
-  Storage keep;  // keeps the memory from being freed and reused while cached
-  int64_t tag;
-  dnnl::memory::desc have, want;
+/// A packed weight kept with its tensor's storage (StorageImpl::setDerived).
+struct PackedWeight {
   dnnl::memory packed;
 };
-
-struct WeightCache {
-  std::mutex mu;
-  std::unordered_map<const void*, std::vector<PackedEntry>> map;  // by the weight's first-element address
-  size_t count = 0;
-  void sweep() {
-    for (auto it = map.begin(); it != map.end();) {
-      auto& v = it->second;
-      size_t before = v.size();
-      std::erase_if(v, [](const PackedEntry& e) { return e.keep->use_count() <= 1; });
-      count -= before - v.size();
-      it = v.empty() ? map.erase(it) : std::next(it);
-    }
-  }
-};
-
-WeightCache& weightCache() {
-  static WeightCache* c = new WeightCache();  // leaked on purpose: outlives static tensors at exit
-  return *c;
-}
 
 struct ReorderPrim {
   dnnl::reorder prim;
@@ -137,22 +115,20 @@ dnnl::memory packedWeights(const Tensor& w, const dnnl::memory::desc& have, cons
 
 dnnl::memory packedWeightsImpl(const Tensor& w, const dnnl::memory::desc& have, const dnnl::memory::desc& want,
                                int64_t tag) {
-  auto& c = weightCache();
-  {
-    std::lock_guard<std::mutex> g(c.mu);
-    auto it = c.map.find(w.data_ptr());
-    if (it != c.map.end()) {
-      for (auto& e : it->second)
-        if (e.tag == tag && e.have == have && e.want == want && e.keep.get() == w.storage().get()) return e.packed;
-    }
-  }
-  dnnl::memory packed(want, engine());
-  reorder(memoryOf(w, have), packed);
-  std::lock_guard<std::mutex> g(c.mu);
-  c.sweep();
-  c.map[w.data_ptr()].push_back(PackedEntry{w.storage(), tag, have, want, packed});
-  ++c.count;
-  return packed;
+  Key k;
+  k.v.reserve(64);
+  k.add(tag).add(w.storage_offset());
+  addDesc(k, have);
+  addDesc(k, want);
+  StorageImpl& storage = *w.storage();
+  if (auto found = storage.findDerived(k.v)) return static_cast<const PackedWeight*>(found.get())->packed;
+  const uint64_t version = storage.version();  // before reading the bytes: a write during the reorder shows
+  auto p = std::make_shared<PackedWeight>();
+  p->packed = dnnl::memory(want, engine());
+  reorder(memoryOf(w, have), p->packed);
+  dnnl::memory result = p->packed;
+  storage.setDerived(std::move(k.v), version, std::move(p));
+  return result;
 }
 
 void reorder(const dnnl::memory& src, const dnnl::memory& dst) {
@@ -199,22 +175,6 @@ Tensor scratch(int slot, const IntArray& sizes, const IntArray& strides, ScalarT
   Storage& b = buffers[slot];
   if (!b || b->nbytes() < need) b = makeIntrusive<StorageImpl>(std::max<size_t>(need, 64));
   return Tensor::fromStorage(b, dtype, sizes, strides, 0);
-}
-
-size_t packedWeightCount() {
-  auto& c = weightCache();
-  std::lock_guard<std::mutex> g(c.mu);
-  return c.count;
-}
-
-void clearCaches() {
-  {
-    auto& c = weightCache();
-    std::lock_guard<std::mutex> g(c.mu);
-    c.map.clear();
-    c.count = 0;
-  }
-  reorderCache().clear();
 }
 
 }  // namespace kindling::onednn

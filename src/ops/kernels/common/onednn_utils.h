@@ -4,14 +4,12 @@
 //   * describing a strided Kindling tensor as a dnnl::memory::desc (any strides, no copy);
 //   * a primitive cache keyed by a small integer key (shapes, strides, attributes), so a model's
 //     primitives are created once and then only executed;
-//   * a weight cache: constant operands (conv / linear weights) reordered ONCE into the layout the
-//     primitive prefers (format_tag::any) and kept, keyed by the weight's data address and layout (so a
-//     fresh view such as weight.t() of the same parameter hits the cache too).
-//     libtorch re-packs conv weights on every call; this is where Kindling saves time.
-//     Assumption (documented, as oneDNN's own graph API makes it): a weight tensor is not modified in
-//     place after it was first used by a conv/linear. The cache holds a reference to the weight, so its
-//     address cannot be reused by another tensor; entries whose weight has no other owner left are
-//     dropped on the next insertion.
+//   * packed weights: constant operands (conv / linear weights) reordered into the layout the primitive
+//     prefers (format_tag::any) and kept with the weight's own storage (StorageImpl's derived values,
+//     tensor/tensor.h), filed by the view (offset and strides) and the layout, and valid only while the
+//     storage's version counter is unchanged: a weight written in place is packed again, and a packed copy
+//     dies with its weight, so another tensor can never see it. Frozen graphs have their constant weights
+//     packed at load (passes/optimize/prepack_weights.h); libtorch re-packs conv weights on every call.
 #pragma once
 #include <dnnl.hpp>
 
@@ -91,10 +89,10 @@ class Cache {
   std::unordered_map<Key, std::shared_ptr<T>, KeyHash> map_;
 };
 
-/// Returns `w` reordered into `want` (the primitive's weights_desc). When `want` equals the tensor's own
-/// layout, wraps the tensor directly. Otherwise the packed copy is cached (see the header comment).
-/// `transform` (optional) may be used by callers that store a derived weight; `tag` distinguishes
-/// different derived forms of the same tensor.
+/// Returns `w` (described by `have`) reordered into `want` (the primitive's weights_desc). When `want` equals
+/// `have`, wraps the tensor directly. Otherwise the packed copy kept with w's storage is returned, made on
+/// first use and again after any in-place write (see the header comment); `tag` distinguishes different
+/// derived forms of the same tensor.
 dnnl::memory packedWeights(const Tensor& w, const dnnl::memory::desc& have, const dnnl::memory::desc& want,
                            int64_t tag = 0);
 
@@ -115,10 +113,5 @@ dnnl::memory scratchpadFor(const dnnl::memory::desc& desc);
 /// activations): slot 0..3; valid until the next call with the same slot on this thread. Reusing the memory
 /// avoids page faults and cache misses of fresh allocations on every call.
 Tensor scratch(int slot, const IntArray& sizes, const IntArray& strides, ScalarType dtype);
-
-/// Number of cached packed weights (for tests).
-size_t packedWeightCount();
-/// Drops every cached primitive and packed weight.
-void clearCaches();
 
 }  // namespace kindling::onednn

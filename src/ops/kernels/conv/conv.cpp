@@ -229,6 +229,67 @@ void directConvTransposed(const Tensor& in, const Tensor& w, const Tensor& b, Te
   }
 }
 
+/// What a float32 oneDNN convolution primitive is made from: sizes of input, output and weight, the
+/// geometry, and the activation layout (`pointwise`: NCHW, otherwise channels-last).
+struct ConvShape {
+  const IntArray& src;
+  const IntArray& dst;
+  const IntArray& weight;
+  const IntArray& stride;
+  const IntArray& paddingL;
+  const IntArray& paddingR;
+  const IntArray& dilation;
+  int64_t groups;
+  bool hasBias;
+  bool pointwise;
+};
+
+/// The weight as oneDNN names it: [O, C/g, k...], or [g, O/g, C/g, k...] when grouped, in PyTorch's plain layout.
+dnnl::memory::desc userWeightsDesc(const IntArray& weight, int64_t groups) {
+  const size_t spatial = weight.size() - 2;
+  dnnl::memory::dims wdims;
+  if (groups > 1) wdims = {groups, weight[0] / groups, weight[1]};
+  else wdims = {weight[0], weight[1]};
+  for (size_t k = 0; k < spatial; ++k) wdims.push_back(weight[2 + k]);
+  return dnnl::memory::desc(wdims, dnnl::memory::data_type::f32, weightTag(spatial, groups > 1));
+}
+
+/// The primitive descriptor of a forward-inference convolution, weights in the layout oneDNN prefers.
+dnnl::convolution_forward::primitive_desc convPrimitiveDesc(const ConvShape& c, const ConvPostOp& post) {
+  using namespace dnnl;
+  const size_t spatial = c.weight.size() - 2;
+  const memory::dims src(c.src.begin(), c.src.end());
+  const memory::dims dst(c.dst.begin(), c.dst.end());
+  memory::dims st(c.stride.begin(), c.stride.end()), pl(c.paddingL.begin(), c.paddingL.end()),
+      pr(c.paddingR.begin(), c.paddingR.end()), dl;
+  for (int64_t d : c.dilation) dl.push_back(d - 1);
+  const auto f32 = memory::data_type::f32;
+  const tag act = c.pointwise ? channelsFirstTag(spatial) : channelsLastTag(spatial);
+  memory::desc srcD(src, f32, act);
+  memory::desc dstD(dst, f32, act);
+  memory::desc weiAny(userWeightsDesc(c.weight, c.groups).dims(), f32, tag::any);
+  memory::desc biasD = c.hasBias ? memory::desc({c.weight[0]}, f32, tag::x) : memory::desc();
+  auto desc = convolution_forward::desc(prop_kind::forward_inference, algorithm::convolution_direct, srcD, weiAny,
+                                        biasD, dstD, st, dl, pl, pr);
+  primitive_attr attr = onednn::userScratchpadAttr();
+  post_ops ops;
+  if (post.residual.defined()) ops.append_sum(1.f);
+  if (post.act == ConvPostOp::Act::Relu) ops.append_eltwise(1.f, algorithm::eltwise_relu, 0.f, 0.f);
+  if (post.act == ConvPostOp::Act::Clamp) ops.append_eltwise(1.f, algorithm::eltwise_clip, post.lo, post.hi);
+  attr.set_post_ops(ops);
+  return convolution_forward::primitive_desc(desc, attr, onednn::engine());
+}
+
+/// 1x1 / stride 1 / no padding convolutions on NCHW data are GEMMs that oneDNN runs as fast in the plain
+/// layout: they skip the channels-last round trip (two reorders that cost more than they save here).
+bool isPointwise(const IntArray& weight, const IntArray& stride, const IntArray& paddingL, const IntArray& paddingR,
+                 int64_t groups) {
+  bool pointwise = groups == 1;
+  for (size_t k = 0; k + 2 < weight.size(); ++k)
+    pointwise = pointwise && weight[2 + k] == 1 && stride[k] == 1 && paddingL[k] == 0 && paddingR[k] == 0;
+  return pointwise;
+}
+
 std::atomic<int>& channelsLastSetting() {
   static std::atomic<int> v{[] {
     const char* e = std::getenv("KINDLING_CHANNELS_LAST");
@@ -261,7 +322,7 @@ Tensor convolution(const Tensor& inputArg, const Tensor& weight, const Tensor& b
     }
   checkConvArgs(opName, input, weight, bias, stride, paddingL, dilation, groups, spatial);
 
-  const int64_t N = input.sizes()[0], C = input.sizes()[1], O = weight.sizes()[0];
+  const int64_t N = input.sizes()[0], O = weight.sizes()[0];
   IntArray outSizes{N, O};
   {
     IntArray padded, kernel;
@@ -284,11 +345,8 @@ Tensor convolution(const Tensor& inputArg, const Tensor& weight, const Tensor& b
   Tensor out = channelsLastOut ? Tensor::emptyStrided(outSizes, channelsLastStrides(outSizes), input.dtype())
                                : Tensor::empty(outSizes, input.dtype());
   if (out.numel() == 0) return unbatched ? out.squeeze(0) : out;
-  // 1x1 / stride 1 / no padding convolutions on NCHW data are GEMMs that oneDNN runs as fast in the plain
-  // layout: skip the channels-last round trip (two reorders that cost more than they save here).
-  bool pointwise = !channelsLastOut && input.is_contiguous() && groups == 1;
-  for (size_t k = 0; k < spatial; ++k)
-    pointwise = pointwise && weight.sizes()[2 + k] == 1 && stride[k] == 1 && paddingL[k] == 0 && paddingR[k] == 0;
+  const bool pointwise =
+      !channelsLastOut && input.is_contiguous() && isPointwise(weight.sizes(), stride, paddingL, paddingR, groups);
 
   if (input.dtype() != ScalarType::Float) {  // float64 and integers: the direct loop
     KD_CHECK(!post.residual.defined() && post.act == ConvPostOp::Act::None,
@@ -309,42 +367,17 @@ Tensor convolution(const Tensor& inputArg, const Tensor& weight, const Tensor& b
   key.add(groups).add(bias.defined()).add(static_cast<int64_t>(post.act)).addFloat(post.lo).addFloat(post.hi);
   key.add(post.residual.defined()).add(pointwise);
   auto prim = convCache().get(key, [&] {
-    using namespace dnnl;
-    const memory::dims src(input.sizes().begin(), input.sizes().end());
-    const memory::dims dst(outSizes.begin(), outSizes.end());
-    memory::dims wdims;
-    if (groups > 1) {
-      wdims = {groups, O / groups, C / groups};
-    } else {
-      wdims = {O, C};
-    }
-    for (size_t k = 0; k < spatial; ++k) wdims.push_back(weight.sizes()[2 + k]);
-    memory::dims st(stride.begin(), stride.end()), pl(paddingL.begin(), paddingL.end()),
-        pr(paddingR.begin(), paddingR.end()), dl;
-    for (int64_t d : dilation) dl.push_back(d - 1);
-    const auto f32 = memory::data_type::f32;
-    const tag act = pointwise ? channelsFirstTag(spatial) : channelsLastTag(spatial);
-    memory::desc srcD(src, f32, act);
-    memory::desc dstD(dst, f32, act);
-    memory::desc weiAny(wdims, f32, tag::any);
-    memory::desc biasD = bias.defined() ? memory::desc({O}, f32, tag::x) : memory::desc();
-    auto desc = convolution_forward::desc(prop_kind::forward_inference, algorithm::convolution_direct, srcD, weiAny,
-                                          biasD, dstD, st, dl, pl, pr);
-    primitive_attr attr = onednn::userScratchpadAttr();
-    post_ops ops;
-    if (post.residual.defined()) ops.append_sum(1.f);
-    if (post.act == ConvPostOp::Act::Relu) ops.append_eltwise(1.f, algorithm::eltwise_relu, 0.f, 0.f);
-    if (post.act == ConvPostOp::Act::Clamp) ops.append_eltwise(1.f, algorithm::eltwise_clip, post.lo, post.hi);
-    attr.set_post_ops(ops);
-    convolution_forward::primitive_desc pd(desc, attr, onednn::engine());
+    ConvShape shape{input.sizes(), outSizes, weight.sizes(), stride, paddingL, paddingR, dilation, groups,
+                    bias.defined(), pointwise};
+    auto pd = convPrimitiveDesc(shape, post);
     auto p = std::make_shared<ConvPrim>();
-    p->prim = convolution_forward(pd);
+    p->prim = dnnl::convolution_forward(pd);
     p->scratchpad = pd.scratchpad_desc();
     p->src = pd.src_desc();
     p->weights = pd.weights_desc();
-    p->bias = biasD;
+    p->bias = bias.defined() ? dnnl::memory::desc({O}, dnnl::memory::data_type::f32, tag::x) : dnnl::memory::desc();
     p->dst = pd.dst_desc();
-    p->userWeights = memory::desc(wdims, f32, weightTag(spatial, groups > 1));
+    p->userWeights = userWeightsDesc(weight.sizes(), groups);
     return p;
   });
 
@@ -389,6 +422,41 @@ Tensor convolution(const Tensor& inputArg, const Tensor& weight, const Tensor& b
   s.wait();
   if (!direct) onednn::reorder(dstMem, onednn::memoryOf(out, onednn::descOf(out)));
   return unbatched ? out.squeeze(0) : out;
+}
+
+void prepackConvolutionWeight(const Tensor& weight, bool hasBias, const IntArray& stride, const IntArray& paddingL,
+                              const IntArray& paddingR, const IntArray& dilation, int64_t groups) {
+  const int64_t wdim = weight.dim();
+  if (wdim < 3 || wdim > 5 || weight.dtype() != ScalarType::Float || !weight.is_contiguous() || groups <= 0) return;
+  const size_t spatial = static_cast<size_t>(wdim - 2);
+  if (stride.size() != spatial || paddingL.size() != spatial || paddingR.size() != spatial ||
+      dilation.size() != spatial || weight.sizes()[0] % groups != 0)
+    return;
+  // The input's size is not known before the first call: pack for a nominal one, batch 1 and an output of
+  // kNominalOutput per spatial dim. The layout oneDNN picks for the weights depends on the channels and the
+  // kernel, and for its brgemm convolutions on the image size too (56 gives the layout of all but one of
+  // resnet18's convolutions at 224x224, 14 misses nine); a call whose primitive wants another layout packs
+  // its own copy.
+  constexpr int64_t kNominalOutput = 56;
+  IntArray src{1, weight.sizes()[1] * groups}, dst{1, weight.sizes()[0]};
+  for (size_t k = 0; k < spatial; ++k) {
+    if (stride[k] <= 0 || dilation[k] <= 0 || paddingL[k] < 0 || paddingR[k] < 0) return;
+    const int64_t ke = dilation[k] * (weight.sizes()[2 + k] - 1) + 1;
+    const int64_t in = std::max<int64_t>((kNominalOutput - 1) * stride[k] + ke - paddingL[k] - paddingR[k], 1);
+    if (ke > in + paddingL[k] + paddingR[k]) return;
+    src.push_back(in);
+    dst.push_back((in + paddingL[k] + paddingR[k] - ke) / stride[k] + 1);
+  }
+  // The layout the kernel picks for a contiguous NCHW input (see convolution()).
+  const bool pointwise = !(preferChannelsLast() && spatial == 2) && isPointwise(weight.sizes(), stride, paddingL, paddingR, groups);
+  ConvShape shape{src, dst, weight.sizes(), stride, paddingL, paddingR, dilation, groups, hasBias, pointwise};
+  try {
+    const auto pd = convPrimitiveDesc(shape, ConvPostOp{});
+    onednn::packedWeights(weight, userWeightsDesc(weight.sizes(), groups), pd.weights_desc());
+  } catch (const RuntimeError&) {
+    // oneDNN has no primitive for these parameters (its errors arrive as RuntimeError): the call raises it.
+  } catch (const dnnl::error&) {
+  }
 }
 
 Tensor convolutionTransposed(const Tensor& inputArg, const Tensor& weight, const Tensor& bias, const IntArray& stride,

@@ -4,11 +4,12 @@
 // primitive always runs NHWC. An input that is already channels_last is used in place and the output is
 // channels_last (PyTorch's suggest_memory_format rule); a contiguous NCHW input is reordered in and the
 // output reordered back to contiguous NCHW, so results have PyTorch's strides. Weights are packed once into
-// the primitive's preferred layout and cached (ops/kernels/common/onednn_utils.h); primitives are cached by shape.
+// the primitive's preferred layout and kept with the weight (ops/kernels/common/onednn_utils.h), at load for
+// the constant weights of frozen graphs (prepackConvolutionWeight); primitives are cached by shape.
 //
 // `convolution()` is the internal entry point the fusion passes build on: PostOp adds a residual sum and/or
 // an activation (ReLU, clamp = relu6/hardtanh) inside the primitive. Folding batch_norm into the weights is
-// done by a pass producing new weight/bias tensors, which then hit the weight cache like any other.
+// done by a pass producing new weight/bias tensors, packed like any other.
 #pragma once
 #include "tensor/tensor.h"
 
@@ -40,6 +41,13 @@ bool preferChannelsLast();
 Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias, const IntArray& stride,
                    const IntArray& paddingL, const IntArray& paddingR, const IntArray& dilation, int64_t groups,
                    const ConvPostOp& post = {});
+
+/// Packs a float32 weight [O, C/groups, *kernel] (contiguous) for the oneDNN convolution that convolution()
+/// runs with these parameters on a contiguous input, and keeps the packed copy with the weight's storage, so
+/// the first call finds it (passes/optimize/prepack_weights.h). Weights or parameters convolution() would
+/// reject, or that it runs without oneDNN, are left alone; the call reports them.
+void prepackConvolutionWeight(const Tensor& weight, bool hasBias, const IntArray& stride, const IntArray& paddingL,
+                              const IntArray& paddingR, const IntArray& dilation, int64_t groups);
 
 /// Transposed convolution (aten::conv_transpose*, _convolution with transposed=True):
 ///   weight [C, O/groups, *kernel]; output size (in-1)*stride - 2*pad + dilation*(k-1) + output_padding + 1.

@@ -1,12 +1,13 @@
 // Matrix products: linear, addmm, mm, mv, dot, bmm, baddbmm, matmul (every rank case of torch.matmul).
 // float32 runs on oneDNN's matmul primitive (JIT for the running CPU; cached by shape); linear treats its
-// weight as a constant and uses oneDNN's packed layout, cached once per weight (ops/kernels/common/onednn_utils.h); the
+// weight as a constant and uses oneDNN's packed layout, kept with the weight (ops/kernels/common/onednn_utils.h); the
 // other products read their operands in place (they may change between calls).
 // Other dtypes run a direct loop (double accumulates in double, integers in int64).
 #include <dnnl.hpp>
 
 #include "ops/registry/kernel_args.h"
 #include "ops/kernels/common/onednn_utils.h"
+#include "ops/kernels/linalg/linalg.h"
 #include "ops/registry/operator.h"
 #include "tensor/tensor_iterator.h"
 
@@ -34,6 +35,26 @@ Tensor matrixOperand(const Tensor& t) {
   return ok ? t : t.contiguous();
 }
 
+/// The matmul primitive descriptor for A (aD) @ B (bUser) (+ bias[N]) into C (cD); `constantB`: B in the layout
+/// oneDNN prefers (packed once, see packedWeights), else read in place.
+dnnl::matmul::primitive_desc matmulPrimitiveDesc(const dnnl::memory::desc& aD, const dnnl::memory::desc& bUser,
+                                                 bool hasBias, const dnnl::memory::desc& cD, bool constantB) {
+  using namespace dnnl;
+  const memory::dims outDims = cD.dims();
+  const int nd = static_cast<int>(outDims.size());
+  memory::desc bD = constantB ? memory::desc(bUser.dims(), memory::data_type::f32, memory::format_tag::any) : bUser;
+  memory::desc biasD;
+  if (hasBias) {
+    memory::dims bd(nd, 1);
+    bd[nd - 1] = outDims[nd - 1];
+    memory::dims bs(nd, outDims[nd - 1]);
+    bs[nd - 1] = 1;
+    biasD = memory::desc(bd, memory::data_type::f32, bs);
+  }
+  matmul::desc d = hasBias ? matmul::desc(aD, bD, biasD, cD) : matmul::desc(aD, bD, cD);
+  return matmul::primitive_desc(d, onednn::userScratchpadAttr(), onednn::engine());
+}
+
 /// C[..., M, N] = A[..., M, K] @ B[..., K, N] (+ bias[N]) for float32; batch dims of A and B are equal or 1
 /// (oneDNN broadcasts). `constantB`: pack B once (weights).
 Tensor onednnMatmul(const Tensor& A0, const Tensor& B0, const Tensor& bias, bool constantB) {
@@ -49,27 +70,15 @@ Tensor onednnMatmul(const Tensor& A0, const Tensor& B0, const Tensor& bias, bool
   onednn::Key key;
   key.add(4).add(A.sizes()).add(A.strides()).add(B.sizes()).add(B.strides()).add(bias32.defined()).add(constantB);
   auto prim = matmulCache().get(key, [&] {
-    using namespace dnnl;
     auto p = std::make_shared<MatmulPrim>();
-    memory::desc aD = onednn::descOf(A), bUser = onednn::descOf(B);
-    memory::desc bD = constantB ? memory::desc(bUser.dims(), memory::data_type::f32, memory::format_tag::any) : bUser;
-    memory::desc cD = onednn::descOf(C);
-    memory::desc biasD;
-    if (bias32.defined()) {
-      memory::dims bd(nd, 1);
-      bd[nd - 1] = outSizes[nd - 1];
-      memory::dims bs(nd, outSizes[nd - 1]);
-      bs[nd - 1] = 1;
-      biasD = memory::desc(bd, memory::data_type::f32, bs);
-    }
-    matmul::desc d = bias32.defined() ? matmul::desc(aD, bD, biasD, cD) : matmul::desc(aD, bD, cD);
-    matmul::primitive_desc pd(d, onednn::userScratchpadAttr(), onednn::engine());
-    p->prim = matmul(pd);
-    p->src = aD;
+    const auto pd = matmulPrimitiveDesc(onednn::descOf(A), onednn::descOf(B), bias32.defined(), onednn::descOf(C),
+                                        constantB);
+    p->prim = dnnl::matmul(pd);
+    p->src = pd.src_desc();
     p->weights = pd.weights_desc();
-    p->userWeights = bUser;
-    p->bias = biasD;
-    p->dst = cD;
+    p->userWeights = onednn::descOf(B);
+    p->bias = pd.bias_desc();
+    p->dst = pd.dst_desc();
     p->scratchpad = pd.scratchpad_desc();
     return p;
   });
@@ -348,6 +357,23 @@ void baddbmmOp(Stack& s) {
 }
 
 }  // namespace
+
+void prepackLinearWeight(const Tensor& weight, bool hasBias) {
+  if (weight.dim() != 2 || weight.dtype() != ScalarType::Float || weight.numel() == 0) return;
+  // linear() multiplies x2 [M, K] by weight.t() [K, N]; the rows M are not known before the first call: pack
+  // for one row (the layout oneDNN picks for B seldom depends on M; a call that wants another packs its own).
+  const int64_t N = weight.sizes()[0], K = weight.sizes()[1];
+  const Tensor B = matrixOperand(weight.transpose(0, 1));
+  if (!B.storage().get() || B.storage().get() != weight.storage().get()) return;  // not a view: nothing to keep
+  const Tensor A = Tensor::empty({1, K}), C = Tensor::empty({1, N});
+  try {
+    const auto pd = matmulPrimitiveDesc(onednn::descOf(A), onednn::descOf(B), hasBias, onednn::descOf(C), true);
+    onednn::packedWeights(B, onednn::descOf(B), pd.weights_desc(), 2);
+  } catch (const RuntimeError&) {
+    // oneDNN has no primitive for this weight (its errors arrive as RuntimeError): the call raises it.
+  } catch (const dnnl::error&) {
+  }
+}
 
 void registerLinalgExtraOps(OperatorRegistry& r);  // linalg_extra.cpp
 

@@ -8,6 +8,8 @@
 #include <iostream>
 #include <unordered_set>
 
+#include "tensor/tensor.h"
+
 
 using namespace kindling;
 
@@ -87,4 +89,46 @@ TEST(Registry, PrimFamiliesRegisterIndependently) {
   }
   std::cout << "[ info ] prim families: " << total << " overloads; global registry: "
             << OperatorRegistry::global().all().size() << "\n";
+}
+
+TEST(Registry, WrittenTensorArgumentsBumpVersions) {
+  OperatorRegistry r;
+  r.add("test::add_.Tensor(Tensor(a!) self, Tensor other, *, Scalar alpha=1) -> Tensor(a!)", k1);
+  r.add("test::add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)", k1);
+  r.add("test::foreach_zero_(Tensor(a!)[] self) -> ()", k1);
+  r.add("test::append.t(t[](a!) self, t(c -> *) el) -> t[](a!)", k1);
+  r.add("test::view(Tensor(a) self, int[] size) -> Tensor(a)", k1);
+  r.add("test::opt_(Tensor(a!)? self) -> ()", k1);
+  EXPECT_EQ(r.find("test::add_.Tensor")->writtenArgs, 1u);
+  EXPECT_EQ(r.find("test::add.out")->writtenArgs, 8u);
+  EXPECT_EQ(r.find("test::foreach_zero_")->writtenArgs, 1u);
+  EXPECT_EQ(r.find("test::append.t")->writtenArgs, 0u);  // the list is written, not its tensors
+  EXPECT_EQ(r.find("test::view")->writtenArgs, 0u);
+  EXPECT_EQ(r.find("test::opt_")->writtenArgs, 1u);
+
+  Tensor a = Tensor::zeros({2}), b = Tensor::zeros({2}), c = Tensor::zeros({2});
+  const uint64_t va = a.storage()->version(), vb = b.storage()->version(), vc = c.storage()->version();
+  Stack s{IValue(a.select(0, 1)), IValue(b), IValue(Scalar(int64_t(1))), IValue(c)};
+  bumpWrittenVersions(r.find("test::add.out")->writtenArgs, s.data());
+  EXPECT_EQ(a.storage()->version(), va);
+  EXPECT_EQ(b.storage()->version(), vb);
+  EXPECT_EQ(c.storage()->version(), vc + 1);
+  bumpWrittenVersions(r.find("test::add_.Tensor")->writtenArgs, s.data());
+  EXPECT_EQ(a.storage()->version(), va + 1);  // through a view: the storage's counter
+  Stack l{IValue(makeIntrusive<ListValue>(TensorType(), std::vector<IValue>{IValue(b), IValue(c)}))};
+  bumpWrittenVersions(r.find("test::foreach_zero_")->writtenArgs, l.data());
+  EXPECT_EQ(b.storage()->version(), vb + 1);
+  EXPECT_EQ(c.storage()->version(), vc + 2);
+  // Every in-place operator of the global registry is tracked.
+  size_t inplace = 0;
+  for (const auto& op : OperatorRegistry::global().all()) {
+    const FunctionSchema& sc = op->schema;
+    const bool dunder = sc.name.size() > 2 && sc.name.compare(sc.name.size() - 2, 2, "__") == 0;  // __and__
+    if (sc.name.size() > 1 && sc.name.back() == '_' && !dunder && sc.name.rfind("aten::", 0) == 0 && !sc.arguments.empty() &&
+        sc.arguments[0].type->kind() == TypeKind::Tensor) {
+      EXPECT_EQ(op->writtenArgs & 1u, 1u) << sc.str();
+      ++inplace;
+    }
+  }
+  EXPECT_GT(inplace, 100u);
 }

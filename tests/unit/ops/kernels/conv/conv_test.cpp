@@ -1,5 +1,5 @@
 // conv kernels (src/ops/kernels/conv/conv.cpp) against PyTorch 1.13 values from gen_kernel_cases.py, plus the internal
-// convolution() API: packed-weight caching, fused post-ops and the channels-last layout policy.
+// convolution() API: packed weights (kept with the weight, repacked after writes), fused post-ops and the channels-last layout policy.
 #include "ops/kernels/conv/conv.h"
 
 #include "../kernel_cases.h"
@@ -29,14 +29,13 @@ void expectClose(const Tensor& a, const Tensor& b) {
   for (int64_t i = 0; i < x.numel(); ++i) ASSERT_NEAR(x.doubleAt(i), y.doubleAt(i), 1e-4) << "element " << i;
 }
 
-TEST(Convolution, WeightsArePackedOnce) {
-  onednn::clearCaches();
+TEST(Convolution, WeightsArePackedOnceAndAgainAfterAWrite) {
   const Tensor x = ramp({1, 8, 10, 10}, 0.37, 0.0), w = ramp({16, 8, 3, 3}, 0.11, 0.0), b = ramp({16}, 0.5, 0.0);
   const Tensor y1 = convolution(x, w, b, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1);
-  const size_t packed = onednn::packedWeightCount();
+  const size_t packed = w.storage()->derivedCount();  // 0 when oneDNN takes the weights as they are
   EXPECT_LE(packed, 1u);
   const Tensor y2 = convolution(x, w, b, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1);
-  EXPECT_EQ(onednn::packedWeightCount(), packed) << "second call must reuse the packed weights";
+  EXPECT_EQ(w.storage()->derivedCount(), packed) << "second call must reuse the packed weights";
   expectClose(y1, y2);
   // A different weight tensor with the same shape is packed separately and gives its own result.
   const Tensor w2 = ramp({16, 8, 3, 3}, 0.23, 0.1);
@@ -44,6 +43,29 @@ TEST(Convolution, WeightsArePackedOnce) {
   double diff = 0;
   for (int64_t i = 0; i < y3.numel(); ++i) diff += std::abs(y3.contiguous().doubleAt(i) - y1.contiguous().doubleAt(i));
   EXPECT_GT(diff, 1.0);
+  // Written in place (the whole tensor, then one output channel through a view): the next call sees the values.
+  Tensor(w).copy_(w2);
+  expectClose(convolution(x, w, b, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1), y3);
+  Tensor(w).select(0, 3).fill_(Scalar(0.5));
+  Tensor w3 = w2.clone();
+  w3.select(0, 3).fill_(Scalar(0.5));
+  expectClose(convolution(x, w, b, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1),
+              convolution(x, w3, b, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1));
+  EXPECT_EQ(w.storage()->derivedCount(), packed) << "a stale packed copy is replaced, not kept beside";
+}
+
+TEST(Convolution, PrepackedWeightIsFoundByTheCall) {
+  const Tensor w = ramp({32, 16, 3, 3}, 0.11, 0.0), b = ramp({32}, 0.5, 0.0);
+  prepackConvolutionWeight(w, true, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1);
+  const size_t packed = w.storage()->derivedCount();
+  const Tensor y = convolution(ramp({1, 16, 56, 56}, 0.37, 0.0), w, b, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1);
+  EXPECT_EQ(w.storage()->derivedCount(), packed);
+  expectClose(y, convolution(ramp({1, 16, 56, 56}, 0.37, 0.0), w.clone(), b, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1));
+  // Parameters the kernel rejects are left for the call to report.
+  const Tensor w2 = ramp({32, 16, 3, 3}, 0.11, 0.0);
+  prepackConvolutionWeight(w2, true, {0, 1}, {1, 1}, {1, 1}, {1, 1}, 1);
+  prepackConvolutionWeight(w2, true, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 3);
+  EXPECT_EQ(w2.storage()->derivedCount(), 0u);
 }
 
 TEST(Convolution, FusedPostOps) {

@@ -1,6 +1,7 @@
 // IValue: construction from pointer payloads, accessors, runtime types, equality, hashing and printing
 // (Python repr for the CLI and API; c10's operator<< format for TorchScript's print()).
 #include "core/ivalue.h"
+#include "core/unicode.h"
 
 #include <fmt/format.h>
 
@@ -276,7 +277,17 @@ std::string pythonStringRepr(const std::string& s) {
   bool hasDouble = s.find('"') != std::string::npos;
   char q = (hasSingle && !hasDouble) ? '"' : '\'';
   std::string out(1, q);
-  for (unsigned char c : s) {
+  for (size_t i = 0; i < s.size();) {
+    unicode::Char ch = unicode::decodeAt(s, i);
+    if (ch.cp >= 0x80) {  // Python's repr: printable characters as they are, the others escaped
+      if (unicode::has(ch.cp, unicode::kPrintable)) out.append(s, i, ch.size);
+      else if (ch.size == 1 || ch.cp < 0x100) out += fmt::format("\\x{:02x}", ch.size == 1 ? static_cast<uint8_t>(s[i]) : ch.cp);
+      else if (ch.cp < 0x10000) out += fmt::format("\\u{:04x}", ch.cp);
+      else out += fmt::format("\\U{:08x}", ch.cp);
+      i += ch.size;
+      continue;
+    }
+    unsigned char c = static_cast<unsigned char>(s[i++]);
     if (c == static_cast<unsigned char>(q) || c == '\\') {
       out += '\\';
       out += static_cast<char>(c);

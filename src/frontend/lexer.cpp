@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/unicode.h"
+
 namespace kindling {
 
 const char* tokenKindName(TokenKind k) {
@@ -259,21 +261,6 @@ class Lexer {
       throw CompileError("invalid numeric literal", range(b, pos_ + 1));
   }
 
-  static void appendUtf8(std::string& out, uint32_t cp) {
-    if (cp < 0x80) out += static_cast<char>(cp);
-    else if (cp < 0x800) { out += static_cast<char>(0xC0 | (cp >> 6)); out += static_cast<char>(0x80 | (cp & 0x3F)); }
-    else if (cp < 0x10000) {
-      out += static_cast<char>(0xE0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (cp >> 18));
-      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-  }
-
   void lexString(size_t b, const std::string& prefix) {
     bool raw = prefix.find('r') != std::string::npos;
     bool fstr = prefix.find('f') != std::string::npos;
@@ -331,21 +318,25 @@ class Lexer {
             cp = cp * 16 + static_cast<uint32_t>(std::isdigit(static_cast<unsigned char>(h)) ? h - '0' : (std::tolower(h) - 'a' + 10));
           }
           pos_ += n;
+          if (cp > 0x10FFFF)
+            throw CompileError("illegal Unicode character in \\U escape", range(pos_ - n - 2, pos_));
           if (e == 'x' && bytes) out += static_cast<char>(cp);
-          else appendUtf8(out, cp);
+          else unicode::appendUtf8(out, cp);
           break;
         }
         default:
           if (e >= '0' && e <= '7') {
             uint32_t cp = static_cast<uint32_t>(e - '0');
             for (int i = 0; i < 2 && pos_ < s_.size() && s_[pos_] >= '0' && s_[pos_] <= '7'; ++i) cp = cp * 8 + static_cast<uint32_t>(s_[pos_++] - '0');
-            appendUtf8(out, cp);
+            unicode::appendUtf8(out, cp);
           } else {
             out += '\\';
             out += e;
           }
       }
     }
+    if (!bytes && !unicode::isValidUtf8(out))
+      throw CompileError("string literal is not valid UTF-8 (source files are read as UTF-8)", range(b, pos_));
     push(TokenKind::String, b, pos_);
     toks_.back().sval = std::move(out);
     toks_.back().isFString = fstr;

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "core/function.h"
+#include "core/unicode.h"
 
 namespace kindling {
 
@@ -53,6 +54,9 @@ void Pickler::pushString(const std::string& s) {
   op(BINUNICODE);
   uint32_t n = static_cast<uint32_t>(s.size());
   if (s.size() > UINT32_MAX) throw Error("cannot pickle a string longer than 4 GB");
+  // BINUNICODE is read back with Python's 'utf-8'/'surrogatepass' codec: never write what it cannot decode.
+  if (!unicode::isValidUtf8(s))
+    throw Error("cannot save a str that is not valid UTF-8 (torch.load could not decode it): " + pythonStringRepr(s));
   for (int k = 0; k < 4; ++k) op(static_cast<uint8_t>(n >> (8 * k)));
   out_ += s;
 }

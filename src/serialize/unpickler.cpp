@@ -6,6 +6,8 @@
 #include <limits>
 #include <unordered_set>
 
+#include "core/unicode.h"
+
 namespace kindling {
 
 namespace {
@@ -61,24 +63,6 @@ PickleGlobal* asGlobal(const IValue& v) {
 }
 
 IValue makeGlobal(PickleGlobal* g) { return IValue::fromPtr(IValue::Tag::Capsule, g); }
-
-void appendUtf8(std::string& out, uint32_t cp) {
-  if (cp < 0x80) {
-    out.push_back(char(cp));
-  } else if (cp < 0x800) {
-    out.push_back(char(0xC0 | (cp >> 6)));
-    out.push_back(char(0x80 | (cp & 0x3F)));
-  } else if (cp < 0x10000) {
-    out.push_back(char(0xE0 | (cp >> 12)));
-    out.push_back(char(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(char(0x80 | (cp & 0x3F)));
-  } else {
-    out.push_back(char(0xF0 | (cp >> 18)));
-    out.push_back(char(0x80 | ((cp >> 12) & 0x3F)));
-    out.push_back(char(0x80 | ((cp >> 6) & 0x3F)));
-    out.push_back(char(0x80 | (cp & 0x3F)));
-  }
-}
 
 int hexDigit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -881,10 +865,10 @@ IValue Unpickler::run() {
               cp = cp * 16 + uint32_t(h);
             }
             if (cp > 0x10FFFF) fail("bad code point in UNICODE");
-            appendUtf8(out, cp);
+            unicode::appendUtf8(out, cp);
             i += 1 + len;
           } else {
-            appendUtf8(out, c);
+            unicode::appendUtf8(out, c);
           }
         }
         stack_.emplace_back(std::move(out));

@@ -1,12 +1,19 @@
 // str builtins (methods of Python's str as TorchScript implements them), str() / format / % of any
-// value, print, warnings and raise. Strings are byte strings (as in PyTorch's C++ implementation:
-// lower/upper/isX are ASCII-only). Registered with PyTorch 1.13's schemas; where PyTorch 1.13 differs from
-// Python (end=-1 meaning "to the end" in find/count/startswith, center's padding side, splitlines,
-// isidentifier) Kindling follows PyTorch, checked against it.
+// value, print, warnings and raise. Strings hold UTF-8 and every method counts code points, as Python's
+// str does (core/unicode.h): lengths, indices, slices, widths, find/count positions, and the character
+// predicates and case mappings of non-ASCII characters are Python's. (PyTorch 1.13 works on bytes: its
+// results differ from Python's on any non-ASCII string and its slices can split a character.) On ASCII
+// strings the kernels keep PyTorch 1.13's results where they differ from Python (end=-1 meaning "to the
+// end" in find/count/startswith, count's overlap at the window's end, zfill before a sign, isspace and
+// split without \x1c-\x1f, splitlines, isidentifier without '_'), checked against it; docs/str-unicode.md
+// lists the differences.
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <string>
+#include <string_view>
+
+#include "core/unicode.h"
 
 #include "ops/registry/operator.h"
 #include "ops/kernels/prim/prim_util.h"
@@ -17,6 +24,47 @@ namespace {
 using prim::toStr;
 
 inline const std::string& str(const IValue& v) { return v.toStringRef(); }
+
+bool isAscii(std::string_view x) {
+  for (char c : x)
+    if (static_cast<unsigned char>(c) >= 0x80) return false;
+  return true;
+}
+
+/// The characters of a string: character k is bytes [byte(k), byte(k + 1)). ASCII strings (the common
+/// case) need no table.
+class Chars {
+ public:
+  explicit Chars(std::string_view x) : x_(x), ascii_(isAscii(x)) {
+    if (!ascii_) off_ = unicode::charOffsets(x);
+  }
+  int64_t size() const { return ascii_ ? static_cast<int64_t>(x_.size()) : static_cast<int64_t>(off_.size()) - 1; }
+  size_t byte(int64_t k) const { return ascii_ ? static_cast<size_t>(k) : off_[static_cast<size_t>(k)]; }
+  /// The character index of byte offset `b` (a character boundary).
+  int64_t index(size_t b) const {
+    if (ascii_) return static_cast<int64_t>(b);
+    return std::lower_bound(off_.begin(), off_.end(), b) - off_.begin();
+  }
+  std::string_view at(int64_t k) const { return x_.substr(byte(k), byte(k + 1) - byte(k)); }
+  std::string_view range(int64_t b, int64_t e) const { return x_.substr(byte(b), byte(e) - byte(b)); }
+  uint32_t cp(int64_t k) const { return ascii_ ? static_cast<unsigned char>(x_[static_cast<size_t>(k)]) : unicode::decodeAt(x_, byte(k)).cp; }
+
+ private:
+  std::string_view x_;
+  bool ascii_;
+  std::vector<size_t> off_;
+};
+
+/// ch.isspace() of one code point, with C's isspace on ASCII (PyTorch's: \x1c-\x1f are not spaces).
+bool isSpaceCp(uint32_t cp) {
+  return cp < 0x80 ? std::isspace(static_cast<int>(cp)) != 0 : unicode::has(cp, unicode::kSpace);
+}
+
+/// The single character of a fill or %c argument (Python: "must be exactly one character long").
+uint32_t singleChar(const std::string& f, const char* what) {
+  KD_CHECK(!f.empty() && unicode::decodeAt(f, 0).size == f.size(), "TypeError: {}", what);
+  return unicode::decodeAt(f, 0).cp;
+}
 
 IValue strList(std::vector<std::string> parts) {
   std::vector<IValue> e;
@@ -92,9 +140,14 @@ void percentFormat(Stack& s) {
         break;
       }
       case 'c':
-        KD_CHECK(arg.isInt() || (arg.isString() && arg.toStringRef().size() == 1),
+        KD_CHECK(arg.isInt() || (arg.isString() && unicode::length(arg.toStringRef()) == 1),
                  "%c requires an int or char for formatting, but got {}", arg.tagName());
-        out += arg.isInt() ? std::string(1, static_cast<char>(arg.toInt())) : arg.toStringRef();
+        if (arg.isInt()) {
+          KD_CHECK(arg.toInt() >= 0 && arg.toInt() <= 0x10FFFF, "OverflowError: %c arg not in range(0x110000)");
+          unicode::appendUtf8(out, static_cast<uint32_t>(arg.toInt()));
+        } else {
+          out += arg.toStringRef();
+        }
         break;
       case 's': out += toStr(arg); break;
       default:
@@ -136,18 +189,18 @@ void warn(Stack& s) {
 
 // ---- access ----
 
-void strLen(Stack& s) { push(s, static_cast<int64_t>(str(pop(s)).size())); }
+void strLen(Stack& s) { push(s, static_cast<int64_t>(unicode::length(str(pop(s))))); }
 
 void strGetItem(Stack& s) {  // __getitem__.str(str s, int index) / prim::StringIndex
   int64_t idx = pop(s).toInt();
   IValue v = pop(s);
-  const std::string& x = str(v);
-  int64_t n = static_cast<int64_t>(x.size());
+  Chars x(str(v));
+  int64_t n = x.size();
   int64_t i = idx < 0 ? idx + n : idx;
   if (i < 0 || i >= n)
     throw RuntimeError(fmt::format("basic_string::at: __n (which is {}) >= this->size() (which is {})",
                                    static_cast<uint64_t>(i), n));
-  push(s, std::string(1, x[static_cast<size_t>(i)]));
+  push(s, std::string(x.at(i)));
 }
 
 void strSlice(Stack& s) {  // slice.str(str string, int? start=None, int? end=None, int step=1) -> str
@@ -155,19 +208,20 @@ void strSlice(Stack& s) {  // slice.str(str string, int? start=None, int? end=No
   IValue end = pop(s);
   IValue start = pop(s);
   IValue v = pop(s);
-  const std::string& x = str(v);
+  Chars x(str(v));
   std::vector<int64_t> idx;
-  prim::sliceIndices(static_cast<int64_t>(x.size()), start, end, step, idx);
+  prim::sliceIndices(x.size(), start, end, step, idx);
   std::string out;
   out.reserve(idx.size());
-  for (int64_t i : idx) out += x[static_cast<size_t>(i)];
+  for (int64_t i : idx) out += x.at(i);
   push(s, std::move(out));
 }
 
 void strToList(Stack& s) {  // aten::list(str t) -> str[]
   IValue v = pop(s);
   std::vector<std::string> parts;
-  for (char c : str(v)) parts.emplace_back(1, c);
+  Chars x(str(v));
+  for (int64_t k = 0; k < x.size(); ++k) parts.emplace_back(x.at(k));
   push(s, strList(std::move(parts)));
 }
 
@@ -193,21 +247,18 @@ void normalizeRange(int64_t size, int64_t& start, int64_t& end) {
   if (end < 0) end = std::max<int64_t>(0, size + end + 1);
 }
 
-[[noreturn]] void substrOutOfRange(int64_t pos, int64_t size) {  // std::string::substr's message, as PyTorch
-  throw RuntimeError(fmt::format("basic_string::substr: __pos (which is {}) > this->size() (which is {})", pos, size));
-}
-
-int64_t findImpl(const std::string& x, const std::string& sub, int64_t start, int64_t end, bool reverse) {
-  int64_t size = static_cast<int64_t>(x.size());
+int64_t findImpl(const std::string& xs, const std::string& sub, int64_t start, int64_t end, bool reverse) {
+  Chars x(xs);
+  int64_t size = x.size();
   normalizeRange(size, start, end);
   std::string_view window;
   if (end > start) {
-    if (start > size) substrOutOfRange(start, size);
-    window = std::string_view(x).substr(static_cast<size_t>(start), static_cast<size_t>(end - start));
+    if (start > size) return -1;  // Python (PyTorch 1.13 raises std::string::substr's out_of_range)
+    window = x.range(start, std::min(end, size));
   }
   if (window.size() < sub.size()) return -1;
   size_t pos = reverse ? window.rfind(sub) : window.find(sub);
-  return pos == std::string_view::npos ? -1 : static_cast<int64_t>(pos) + start;
+  return pos == std::string_view::npos ? -1 : x.index(pos + x.byte(start));
 }
 
 template <bool Reverse, bool Throw>
@@ -228,14 +279,16 @@ void count(Stack& s) {  // count(str self, str substr, int start=0, int end=-1) 
   IValue v = pop(s);
   const std::string& x = str(v);
   const std::string& sub = str(subV);
-  int64_t size = static_cast<int64_t>(x.size());
+  Chars cx(x);
+  int64_t size = cx.size();
   if (start > size) { push(s, int64_t(0)); return; }
   normalizeRange(size, start, end);
   end = std::min(end, size);
   if (sub.empty()) { push(s, std::max<int64_t>(0, end - start + 1)); return; }
   int64_t c = 0;
-  size_t pos = static_cast<size_t>(start);
-  while ((pos = x.find(sub, pos)) != std::string::npos && static_cast<int64_t>(pos) < end) {  // as PyTorch
+  size_t pos = cx.byte(std::min(start, size));
+  const size_t endByte = cx.byte(std::max<int64_t>(0, end));
+  while ((pos = x.find(sub, pos)) != std::string::npos && pos < endByte) {  // as PyTorch
     ++c;
     pos += sub.size();
   }
@@ -248,14 +301,16 @@ void startsEnds(Stack& s) {  // startswith / endswith(str self, str substr, int 
   int64_t start = pop(s).toInt();
   IValue subV = pop(s);
   IValue v = pop(s);
-  const std::string& x = str(v);
   const std::string& sub = str(subV);
-  int64_t size = static_cast<int64_t>(x.size());
+  Chars x(str(v));
+  int64_t size = x.size();
   normalizeRange(size, start, end);
-  if (start > size) substrOutOfRange(start, size);
+  if (start > size) {  // Python (PyTorch 1.13 raises std::string::substr's out_of_range)
+    push(s, false);
+    return;
+  }
   // As PyTorch: substr(start, end - start), where end < start means "to the end of the string".
-  std::string_view w = std::string_view(x).substr(static_cast<size_t>(start),
-                                                  end >= start ? static_cast<size_t>(end - start) : std::string_view::npos);
+  std::string_view w = x.range(start, end >= start ? std::min(end, size) : size);
   bool r = w.size() >= sub.size() &&
            (Ends ? w.compare(w.size() - sub.size(), sub.size(), sub) == 0 : w.compare(0, sub.size(), sub) == 0);
   push(s, r);
@@ -272,9 +327,10 @@ void replace(Stack& s) {  // replace(str self, str old, str new, int max=-1) -> 
   std::string out;
   int64_t done = 0;
   if (o.empty()) {  // Python: insert `new` between characters
-    for (size_t i = 0; i <= x.size(); ++i) {
+    Chars cx(x);
+    for (int64_t i = 0; i <= cx.size(); ++i) {
       if (max < 0 || done < max) { out += r; ++done; }
-      if (i < x.size()) out += x[i];
+      if (i < cx.size()) out += cx.at(i);
     }
     push(s, std::move(out));
     return;
@@ -294,8 +350,6 @@ void replace(Stack& s) {  // replace(str self, str old, str new, int max=-1) -> 
 
 // ---- split / join / partition ----
 
-bool isSpace(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
-
 void split(Stack& s) {  // split.str(str self, str? separator=None, int max=-1) -> str[]
   int64_t max = pop(s).toInt();
   IValue sepV = pop(s);
@@ -303,13 +357,14 @@ void split(Stack& s) {  // split.str(str self, str? separator=None, int max=-1) 
   const std::string& x = str(v);
   std::vector<std::string> parts;
   if (sepV.isNone()) {  // runs of whitespace; PyTorch 1.13 ignores `max` here
-    size_t i = 0;
+    Chars cx(x);
+    int64_t i = 0, n = cx.size();
     while (true) {
-      while (i < x.size() && isSpace(x[i])) ++i;
-      if (i >= x.size()) break;
-      size_t j = i;
-      while (j < x.size() && !isSpace(x[j])) ++j;
-      parts.push_back(x.substr(i, j - i));
+      while (i < n && isSpaceCp(cx.cp(i))) ++i;
+      if (i >= n) break;
+      int64_t j = i;
+      while (j < n && !isSpaceCp(cx.cp(j))) ++j;
+      parts.emplace_back(cx.range(i, j));
       i = j;
     }
   } else {
@@ -355,17 +410,22 @@ void rsplit(Stack& s) {  // rsplit(str self, str separator=" ", int max=-1) -> s
 void splitlines(Stack& s) {  // as PyTorch 1.13 (keepends emits each line break as its own element)
   bool keepends = pop(s).toBool();
   IValue v = pop(s);
-  const std::string& x = str(v);
-  static const std::string delimiters = "\n\r\r\n\v\x0b\f\x0c\x1c\x1d\x1e\x85\xe2\x80\xa8\xe2\x80\xa9";
+  Chars x(str(v));
+  // Each line break is one break, "\r\n" too (as PyTorch); \x85, \u2028 and \u2029 are line breaks as in
+  // Python.
+  auto isBreak = [](uint32_t c) {
+    return c == '\n' || c == '\r' || c == '\v' || c == '\f' || c == 0x1c || c == 0x1d || c == 0x1e ||
+           c == 0x85 || c == 0x2028 || c == 0x2029;
+  };
   std::vector<std::string> parts;
-  size_t prev = 0, pos = 0;
-  while ((pos = x.find_first_of(delimiters, pos)) != std::string::npos) {
-    parts.push_back(x.substr(prev, pos - prev));
-    if (keepends) parts.push_back(x.substr(pos, 1));
-    ++pos;
-    prev = pos;
+  int64_t prev = 0, n = x.size();
+  for (int64_t pos = 0; pos < n; ++pos) {
+    if (!isBreak(x.cp(pos))) continue;
+    parts.emplace_back(x.range(prev, pos));
+    if (keepends) parts.emplace_back(x.at(pos));
+    prev = pos + 1;
   }
-  if (prev != x.size()) parts.push_back(x.substr(prev));
+  if (prev != n) parts.emplace_back(x.range(prev, n));
   push(s, strList(std::move(parts)));
 }
 
@@ -400,71 +460,54 @@ void partition(Stack& s) {  // (r)partition(str self, str separator) -> (str, st
 
 // ---- case, padding, stripping ----
 
-template <int (*F)(int)>
-void mapChars(Stack& s) {
-  std::string x = str(pop(s));
-  for (char& c : x) c = static_cast<char>(F(static_cast<unsigned char>(c)));
-  push(s, std::move(x));
-}
-int swapCase(int c) { return std::islower(c) ? std::toupper(c) : std::isupper(c) ? std::tolower(c) : c; }
-
-void capitalize(Stack& s) {
-  std::string x = str(pop(s));
-  for (size_t i = 0; i < x.size(); ++i)
-    x[i] = static_cast<char>(i == 0 ? std::toupper(static_cast<unsigned char>(x[i])) : std::tolower(static_cast<unsigned char>(x[i])));
-  push(s, std::move(x));
-}
-void title(Stack& s) {
-  std::string x = str(pop(s));
-  bool prevCased = false;
-  for (char& c : x) {
-    unsigned char u = static_cast<unsigned char>(c);
-    if (std::isalpha(u)) {
-      c = static_cast<char>(prevCased ? std::tolower(u) : std::toupper(u));
-      prevCased = true;
-    } else {
-      prevCased = false;
-    }
-  }
-  push(s, std::move(x));
+template <unicode::CaseOp Op>
+void mapCase(Stack& s) {
+  IValue v = pop(s);
+  push(s, unicode::mapCase(str(v), Op));
 }
 
 std::string fillOf(const IValue& v) {
   const std::string& f = str(v);
-  KD_CHECK(f.size() == 1, "TypeError: The fill character must be exactly one character long");
+  singleChar(f, "The fill character must be exactly one character long");
   return f;
+}
+std::string repeat(const std::string& fill, int64_t n) {
+  std::string out;
+  out.reserve(fill.size() * static_cast<size_t>(std::max<int64_t>(0, n)));
+  for (int64_t i = 0; i < n; ++i) out += fill;
+  return out;
 }
 void center(Stack& s) {
   std::string fill = fillOf(pop(s));
   int64_t width = pop(s).toInt();
   std::string x = str(pop(s));
-  int64_t n = static_cast<int64_t>(x.size());
+  int64_t n = static_cast<int64_t>(unicode::length(x));
   if (width <= n) { push(s, std::move(x)); return; }
   int64_t full = width - n, l = full / 2, r = (full + 1) / 2;
   if (width % 2) std::swap(l, r);
-  push(s, std::string(static_cast<size_t>(l), fill[0]) + x + std::string(static_cast<size_t>(r), fill[0]));
+  push(s, repeat(fill, l) + x + repeat(fill, r));
 }
 template <bool Left>
 void just(Stack& s) {  // ljust / rjust(str self, int width, str fillchar=" ")
   std::string fill = fillOf(pop(s));
   int64_t width = pop(s).toInt();
   std::string x = str(pop(s));
-  int64_t pad = std::max<int64_t>(0, width - static_cast<int64_t>(x.size()));
-  std::string p(static_cast<size_t>(pad), fill[0]);
+  std::string p = repeat(fill, width - static_cast<int64_t>(unicode::length(x)));
   push(s, Left ? x + p : p + x);
 }
 void zfill(Stack& s) {
   int64_t width = pop(s).toInt();
   std::string x = str(pop(s));
-  int64_t pad = std::max<int64_t>(0, width - static_cast<int64_t>(x.size()));
-  push(s, std::string(static_cast<size_t>(pad), '0') + x);
+  push(s, repeat("0", width - static_cast<int64_t>(unicode::length(x))) + x);
 }
 void expandtabs(Stack& s) {
   int64_t tab = pop(s).toInt();
   std::string x = str(pop(s));
+  Chars cx(x);
   std::string out;
   int64_t col = 0;
-  for (char c : x) {
+  for (int64_t i = 0; i < cx.size(); ++i) {
+    uint32_t c = cx.cp(i);
     if (c == '\t') {
       if (tab > 0) {
         int64_t k = tab - col % tab;
@@ -472,7 +515,7 @@ void expandtabs(Stack& s) {
         col += k;
       }
     } else {
-      out += c;
+      out += cx.at(i);
       col = (c == '\n' || c == '\r') ? 0 : col + 1;
     }
   }
@@ -482,67 +525,90 @@ void expandtabs(Stack& s) {
 template <bool L, bool R>
 void stripChars(Stack& s) {  // strip / lstrip / rstrip(str self, str chars=" \n\t\f\v")
   IValue charsV = pop(s);
-  std::string x = str(pop(s));
-  const std::string& chars = str(charsV);
-  size_t b = 0, e = x.size();
-  if (L) b = x.find_first_not_of(chars);
-  if (b == std::string::npos) { push(s, std::string()); return; }
-  if (R) {
-    size_t last = x.find_last_not_of(chars);
-    e = last == std::string::npos ? b : last + 1;
-  }
-  push(s, x.substr(b, e > b ? e - b : 0));
+  IValue v = pop(s);
+  Chars x(str(v));
+  std::vector<uint32_t> chars = unicode::codePoints(str(charsV));
+  // The schema's default (strip() without an argument): PyTorch's ASCII set, and Python's whitespace
+  // beyond ASCII.
+  const bool byDefault = str(charsV) == " \n\t\f\v";
+  auto strips = [&](int64_t k) {
+    uint32_t c = x.cp(k);
+    if (byDefault && c >= 0x80) return unicode::has(c, unicode::kSpace);
+    return std::find(chars.begin(), chars.end(), c) != chars.end();
+  };
+  int64_t b = 0, e = x.size();
+  if (L)
+    while (b < e && strips(b)) ++b;
+  if (R)
+    while (e > b && strips(e - 1)) --e;
+  push(s, std::string(x.range(b, e)));
 }
 
 // ---- predicates ----
 
-template <int (*F)(int)>
+bool isAlnumCp(uint32_t c) {
+  return unicode::has(c, static_cast<unsigned>(unicode::kAlpha | unicode::kDecimal | unicode::kDigit | unicode::kNumeric));
+}
+
+template <bool (*F)(uint32_t)>
 void allChars(Stack& s) {  // isalnum, isalpha, isdigit, isdecimal, isnumeric, isspace: non-empty and all
   IValue v = pop(s);
-  const std::string& x = str(v);
-  bool r = !x.empty() && std::all_of(x.begin(), x.end(), [](char c) { return F(static_cast<unsigned char>(c)) != 0; });
+  Chars x(str(v));
+  bool r = x.size() > 0;
+  for (int64_t k = 0; r && k < x.size(); ++k) r = F(x.cp(k));
   push(s, r);
 }
+template <unsigned P>
+bool hasCp(uint32_t c) { return unicode::has(c, P); }
+
 void isprintable(Stack& s) {
   IValue v = pop(s);
-  const std::string& x = str(v);
-  push(s, std::all_of(x.begin(), x.end(), [](char c) { return std::isprint(static_cast<unsigned char>(c)) != 0; }));
+  Chars x(str(v));
+  bool r = true;
+  for (int64_t k = 0; r && k < x.size(); ++k) r = unicode::has(x.cp(k), unicode::kPrintable);
+  push(s, r);
 }
 template <bool Upper>
 void isCase(Stack& s) {  // isupper / islower: at least one cased character and none of the other case
   IValue v = pop(s);
-  const std::string& x = str(v);
-  bool found = false, ok = true;
-  for (char ch : x) {
-    unsigned char c = static_cast<unsigned char>(ch);
-    found |= std::isalpha(c) != 0;
-    ok &= !std::isalpha(c) || (Upper ? std::isupper(c) : std::islower(c)) != 0;
+  Chars x(str(v));
+  bool cased = false;
+  for (int64_t k = 0; k < x.size(); ++k) {
+    uint16_t p = unicode::properties(x.cp(k));
+    if (p & (unicode::kTitle | (Upper ? unicode::kLower : unicode::kUpper))) { push(s, false); return; }
+    cased |= (p & (Upper ? unicode::kUpper : unicode::kLower)) != 0;
   }
-  push(s, found && ok);
+  push(s, cased);
 }
 void istitle(Stack& s) {
   IValue v = pop(s);
-  const std::string& x = str(v);
-  bool prevCased = false, any = false, ok = true;
-  for (char ch : x) {
-    unsigned char c = static_cast<unsigned char>(ch);
-    if (std::isupper(c)) {
-      if (prevCased) ok = false;
+  Chars x(str(v));
+  bool prevCased = false, any = false;
+  for (int64_t k = 0; k < x.size(); ++k) {
+    uint16_t p = unicode::properties(x.cp(k));
+    if (p & (unicode::kUpper | unicode::kTitle)) {
+      if (prevCased) { push(s, false); return; }
       prevCased = any = true;
-    } else if (std::islower(c)) {
-      if (!prevCased) ok = false;
+    } else if (p & unicode::kLower) {
+      if (!prevCased) { push(s, false); return; }
       prevCased = any = true;
     } else {
       prevCased = false;
     }
   }
-  push(s, any && ok);
+  push(s, any);
 }
-void isidentifier(Stack& s) {  // PyTorch 1.13's (Python 2) rule: alphanumeric, not starting with a digit
+void isidentifier(Stack& s) {
+  // ASCII characters by PyTorch 1.13's (Python 2) rule: alphanumeric, not starting with a digit ('_' is
+  // not accepted); other characters by Python's: XID_Start first, XID_Continue after.
   IValue v = pop(s);
-  const std::string& x = str(v);
-  bool r = !x.empty() && !std::isdigit(static_cast<unsigned char>(x[0])) &&
-           std::all_of(x.begin(), x.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; });
+  Chars x(str(v));
+  bool r = x.size() > 0;
+  for (int64_t k = 0; r && k < x.size(); ++k) {
+    uint32_t c = x.cp(k);
+    if (c < 0x80) r = std::isalnum(static_cast<int>(c)) && !(k == 0 && std::isdigit(static_cast<int>(c)));
+    else r = unicode::has(c, k == 0 ? unicode::kXidStart : unicode::kXidContinue);
+  }
   push(s, r);
 }
 
@@ -566,14 +632,17 @@ void hex(Stack& s) { push(s, toBase(pop(s).toInt(), 16, "0x")); }
 void oct(Stack& s) { push(s, toBase(pop(s).toInt(), 8, "0o")); }
 void chr(Stack& s) {
   int64_t i = pop(s).toInt();
-  KD_CHECK(i >= 0 && i < 1114111, "chr() arg not in range(0x110000), found {}", i);
-  push(s, std::string(1, static_cast<char>(i)));
+  KD_CHECK(i >= 0 && i <= 0x10FFFF, "chr() arg not in range(0x110000), found {}", i);
+  std::string out;
+  unicode::appendUtf8(out, static_cast<uint32_t>(i));
+  push(s, std::move(out));
 }
 void ord(Stack& s) {
   IValue v = pop(s);
   const std::string& x = str(v);
-  KD_CHECK(x.size() == 1, "String for ord() must be 1 character, found {}", x.size());
-  push(s, static_cast<int64_t>(static_cast<uint8_t>(x[0])));
+  size_t n = unicode::length(x);
+  KD_CHECK(n == 1, "String for ord() must be 1 character, found {}", n);
+  push(s, static_cast<int64_t>(unicode::decodeAt(x, 0).cp));
 }
 
 void device(Stack& s) {  // aten::device(str a) -> Device
@@ -620,11 +689,11 @@ void registerPrimStringOps(OperatorRegistry& r) {
   r.add("aten::partition(str self, str separator) -> (str, str, str)", partition<false>);
   r.add("aten::rpartition(str self, str separator) -> (str, str, str)", partition<true>);
 
-  r.add("aten::lower(str self) -> str", mapChars<std::tolower>);
-  r.add("aten::upper(str self) -> str", mapChars<std::toupper>);
-  r.add("aten::swapcase(str self) -> str", mapChars<swapCase>);
-  r.add("aten::capitalize(str self) -> str", capitalize);
-  r.add("aten::title(str self) -> str", title);
+  r.add("aten::lower(str self) -> str", mapCase<unicode::CaseOp::Lower>);
+  r.add("aten::upper(str self) -> str", mapCase<unicode::CaseOp::Upper>);
+  r.add("aten::swapcase(str self) -> str", mapCase<unicode::CaseOp::SwapCase>);
+  r.add("aten::capitalize(str self) -> str", mapCase<unicode::CaseOp::Capitalize>);
+  r.add("aten::title(str self) -> str", mapCase<unicode::CaseOp::Title>);
   r.add("aten::center(str self, int width, str fillchar=\" \") -> str", center);
   r.add("aten::ljust(str self, int width, str fillchar=\" \") -> str", just<true>);
   r.add("aten::rjust(str self, int width, str fillchar=\" \") -> str", just<false>);
@@ -634,12 +703,12 @@ void registerPrimStringOps(OperatorRegistry& r) {
   r.add("aten::lstrip(str self, str chars=\" \\n\\t\\f\\v\") -> str", stripChars<true, false>);
   r.add("aten::rstrip(str self, str chars=\" \\n\\t\\f\\v\") -> str", stripChars<false, true>);
 
-  r.add("aten::isalnum(str self) -> bool", allChars<std::isalnum>);
-  r.add("aten::isalpha(str self) -> bool", allChars<std::isalpha>);
-  r.add("aten::isdigit(str self) -> bool", allChars<std::isdigit>);
-  r.add("aten::isdecimal(str self) -> bool", allChars<std::isdigit>);
-  r.add("aten::isnumeric(str self) -> bool", allChars<std::isdigit>);
-  r.add("aten::isspace(str self) -> bool", allChars<std::isspace>);
+  r.add("aten::isalnum(str self) -> bool", allChars<isAlnumCp>);
+  r.add("aten::isalpha(str self) -> bool", allChars<hasCp<unicode::kAlpha>>);
+  r.add("aten::isdigit(str self) -> bool", allChars<hasCp<unicode::kDigit>>);
+  r.add("aten::isdecimal(str self) -> bool", allChars<hasCp<unicode::kDecimal>>);
+  r.add("aten::isnumeric(str self) -> bool", allChars<hasCp<unicode::kNumeric>>);
+  r.add("aten::isspace(str self) -> bool", allChars<isSpaceCp>);
   r.add("aten::isprintable(str self) -> bool", isprintable);
   r.add("aten::isupper(str self) -> bool", isCase<true>);
   r.add("aten::islower(str self) -> bool", isCase<false>);

@@ -39,6 +39,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -146,6 +147,9 @@ class FunctionEmitter {
   SugaredValuePtr packOutputs(const std::vector<Value*>& outs, const SourceRange& loc);
   Value* createTuple(const std::vector<Value*>& elems, const SourceRange& loc);
   Value* createList(const TypePtr& elemType, const std::vector<Value*>& elems, const SourceRange& loc);
+  /// Called for every variable assignment: inside a try body, the variables an except clause reads keep
+  /// their value at the time of the exception (try_except.cpp).
+  void noteAssignment(const std::string& name, Value* v, const SourceRange& loc);
 
  private:
   friend struct Environment;
@@ -163,12 +167,31 @@ class FunctionEmitter {
   /// The same with each branch emitted by a callback (`assert`: an empty true branch, a raising false one).
   BlockExit emitIfBranches(const CondValue& cond, const std::function<BlockExit()>& trueBranch,
                            const std::function<BlockExit()>& falseBranch, const SourceRange& loc);
+  /// Emits the two blocks of `n` (a prim::If, or a prim::Try: the try body and its handler) from the
+  /// callbacks and makes the variables either assigns outputs of `n`, as an if statement does. `names`
+  /// names the blocks in errors ("x is not defined in the false branch").
+  using BlockNames = std::pair<const char*, const char*>;
+  BlockExit emitTwoBlocks(Node* n, const std::function<BlockExit()>& first, const std::function<BlockExit()>& second,
+                          const std::vector<Refinement>& firstRefs, const std::vector<Refinement>& secondRefs,
+                          const SourceRange& loc, const BlockNames& names);
+  BlockExit emitTry(const TryStmt& s, const StmtList& rest);
+  /// prim::Try: `body` in block0; `handler(cls, msg, text)` in block1, whose inputs are the class
+  /// ("builtins.ValueError"), message and str() of the exception that stopped block0.
+  /// The variables of `tracked` (those block0 assigns) enter block1 with the value they had when the
+  /// exception was raised: each lives in a one-element list while block0 runs.
+  BlockExit emitTryNode(const SourceRange& loc, const std::function<BlockExit()>& body,
+                        const std::function<BlockExit(Value* cls, Value* msg, Value* text)>& handler,
+                        const std::set<std::string>& tracked);
+  void emitRaiseOf(const SourceRange& loc, Value* cls, Value* msg);
   void emitFor(const ForStmt& s);
   void emitWhile(const WhileStmt& s);
   void emitLoop(const SourceRange& loc, Value* maxTrip, const ExprPtr& whileCond,
                 const std::function<void(Value* index)>& bindTargets, const StmtList& body,
                 const std::vector<std::string>& extraAssigned);
   void emitUnrolledFor(const ForStmt& s, const std::vector<SugaredValuePtr>& elems);
+  /// `$loop_return` (uninitialized) and `$did_return` (False): a return inside a loop or try statement
+  /// stores its value and sets the flag; the code after the statement returns it.
+  void declareFlaggedReturn(const SourceRange& loc);
   void emitRaise(const RaiseStmt& s);
   void emitAssert(const AssertStmt& s);
   void emitReturn(const ReturnStmt& s);
@@ -214,6 +237,21 @@ class FunctionEmitter {
   std::vector<TypePtr> returnTypes_;
   TypePtr inferredReturn_;
   int loopDepth_ = 0;
+  // try statements being emitted (innermost last): `return` inside them sets flags like a return inside
+  // a loop; `continue` sets the flag of each one inside the current loop; bare `raise` in a handler
+  // re-raises the exception it handles.
+  struct TryContext {
+    int id;
+    int loopDepth;
+  };
+  std::vector<TryContext> tries_;
+  struct HandledException {
+    Value* cls;
+    Value* msg;
+  };
+  std::vector<HandledException> handling_;
+  std::vector<std::unordered_map<std::string, Value*>> cells_;  // per try body being emitted: name → its list
+  int tryCounter_ = 0;
   std::unordered_map<int64_t, Value*> intLiterals_;
   std::unordered_map<double, Value*> floatLiterals_;  // keyed like PyTorch's: 0.0 and -0.0 share one
   int exprDepth_ = 0;  // bounds recursion on pathological expressions

@@ -238,18 +238,26 @@ class Parser {
       return std::make_shared<WithStmt>(rangeFrom(start), std::move(items), std::move(body));
     }
     if (acceptKw("try")) {
-      // Parsed fully (so the error points at the statement) and rejected by the emitter.
-      block();
-      while (isKw("except") || isKw("else") || isKw("finally")) {
-        bool isExcept = isKw("except");
+      auto ts = std::make_shared<TryStmt>(SourceRange());
+      ts->body = block();
+      while (isKw("except")) {
+        size_t hs = cur().start;
         advance();
-        if (isExcept && !isOp(":")) {
-          test();
-          if (acceptKw("as")) expectName();
+        ExceptHandler h;
+        if (!isOp(":")) {
+          h.type = test();
+          if (acceptKw("as")) h.name = expectName();
         }
-        block();
+        h.range = rangeFrom(hs);
+        h.body = block();
+        ts->handlers.push_back(std::move(h));
       }
-      return std::make_shared<OtherStmt>(StmtKind::Try, rangeFrom(start), std::vector<std::string>{});
+      if (!ts->handlers.empty() && acceptKw("else")) ts->orelse = block();
+      if (acceptKw("finally")) ts->finalbody = block();
+      if (ts->handlers.empty() && ts->finalbody.empty())
+        throw CompileError("expected 'except' or 'finally' block", rangeFrom(start));
+      ts->range = rangeFrom(start);
+      return ts;
     }
     expected("a statement");
   }

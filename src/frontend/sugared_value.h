@@ -160,6 +160,14 @@ struct ExceptionMessageValue : SugaredValue {
   std::string qualifiedClass;   // "builtins.ValueError"
 };
 
+/// The exception an `except E as e:` clause binds: str(e), print(e) and f"{e}" give its str() (the
+/// value); `raise e` raises it again with its class and message.
+struct CaughtExceptionValue : SimpleValue {
+  CaughtExceptionValue(Value* c, Value* m, Value* t) : SimpleValue(t), cls(c), msg(m) {}
+  Value* cls;  // str: "builtins.ValueError"
+  Value* msg;  // str
+};
+
 /// `range(...)` used as an iterable: start/end/step (start and step may be null).
 struct RangeValue : SugaredValue {
   RangeValue(Value* s, Value* e, Value* st) : start(s), end(e), step(st) {}

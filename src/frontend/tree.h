@@ -305,7 +305,24 @@ struct ExprStmt : Stmt {
   ExprPtr value;
 };
 
-/// import / from-import / global / nonlocal / try: parsed so that the emitter can accept or reject
+/// One `except` clause: `except:` (type null), `except E:`, `except (E1, E2) as name:`.
+struct ExceptHandler {
+  ExprPtr type;      // null for a bare `except:`
+  std::string name;  // "" without `as`
+  StmtList body;
+  SourceRange range;  // the `except ...:` line
+};
+
+/// try / except / else / finally (a Kindling extension: TorchScript has no try statement).
+struct TryStmt : Stmt {
+  TryStmt(SourceRange r) : Stmt(StmtKind::Try, std::move(r)) {}
+  StmtList body;
+  std::vector<ExceptHandler> handlers;
+  StmtList orelse;
+  StmtList finalbody;
+};
+
+/// import / from-import / global / nonlocal: parsed so that the emitter can accept or reject
 /// them with TorchScript's messages. `names` holds the imported module names or declared variables.
 struct OtherStmt : Stmt {
   OtherStmt(StmtKind k, SourceRange r, std::vector<std::string> n) : Stmt(k, std::move(r)), names(std::move(n)) {}

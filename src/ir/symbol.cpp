@@ -76,6 +76,7 @@ KD_PRIM(Print) KD_PRIM(isinstance) KD_PRIM(NumToTensor) KD_PRIM(device) KD_PRIM(
 KD_PRIM(Exit) KD_PRIM(fork) KD_PRIM(wait) KD_PRIM(Closure) KD_PRIM(EnumName) KD_PRIM(EnumValue)
 KD_PRIM(Store) KD_PRIM(Load) KD_PRIM(IgnoredPythonOp) KD_PRIM(MethodCall) KD_PRIM(FunctionCall)
 KD_PRIM(ModuleContainerIndex) KD_PRIM(StringIndex) KD_PRIM(AutogradZero) KD_PRIM(TypeCheck) KD_PRIM(Guard)
+KD_PRIM(Try)
 #undef KD_PRIM
 }  // namespace prim
 namespace aten {

@@ -34,7 +34,8 @@ extern const Symbol Constant, Param, Return, If, Loop, GetAttr, SetAttr, CallMet
     CreateObject, TupleConstruct, TupleUnpack, TupleIndex, TupleSlice, ListConstruct, ListUnpack,
     DictConstruct, Uninitialized, unchecked_cast, RaiseException, Print, isinstance, NumToTensor,
     device, dtype, Enter, Exit, fork, wait, Closure, EnumName, EnumValue, Store, Load, IgnoredPythonOp,
-    MethodCall, FunctionCall, ModuleContainerIndex, StringIndex, AutogradZero, TypeCheck, Guard;
+    MethodCall, FunctionCall, ModuleContainerIndex, StringIndex, AutogradZero, TypeCheck, Guard,
+    Try;  // Kindling: try/except (block0 the body, block1(cls, msg, text) the handler; no PyTorch equivalent)
 }
 namespace aten {
 extern const Symbol __is__, __isnot__, __not__, format, size, dim, len;

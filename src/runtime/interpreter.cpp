@@ -9,9 +9,16 @@
 //
 // Control flow: prim::If → JF/JMP; prim::Loop → a LOOP test instruction over hidden counter, trip-count
 // and condition registers, the body, a parallel MOVES of the body outputs into the carried registers, JMP.
+// prim::Try (try/except) → TRY (pushes a handler: its first instruction and the registers of the handler
+// block's class and message inputs), the body, its output MOVES, POP_TRY, JMP over the handler block. A
+// RuntimeError raised while a handler is pushed (by this function's instructions or by a function it
+// calls) pops it and continues at the handler instead of leaving the function.
 #include "runtime/interpreter.h"
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <string_view>
 #include <cstdio>
 #include <unordered_map>
 
@@ -65,6 +72,8 @@ enum class OpCode : uint8_t {
   WAIT,              // in[0] Future → out[0] its value (blocks; runtime/future.h)
   NOP,
   RET,
+  TRY,           // push a handler: continue at x with the class, message and str() in outs[o .. o + 2]
+  POP_TRY,       // the body ended normally: pop the innermost handler
   OP_PROFILED,   // as OP (x=0) or OPN (x=1), timed into runtime/op_profiler.h (compiled only when profiling)
 };
 
@@ -74,7 +83,7 @@ const char* opName(OpCode c) {
                                 "TUPLE_UNPACK", "TUPLE_INDEX", "TUPLE_SLICE", "LIST_CONSTRUCT", "LIST_UNPACK",
                                 "DICT_CONSTRUCT", "CREATE_OBJECT", "UNINITIALIZED", "ISINSTANCE", "RAISE",
                                 "PRINT", "NUM_TO_TENSOR", "DEVICE", "DTYPE", "IS", "ISNOT", "NOT", "CAST", "ENUM_NAME", "ENUM_VALUE",
-                                "FORK", "WAIT", "NOP", "RET", "OP_PROFILED"};
+                                "FORK", "WAIT", "NOP", "RET", "TRY", "POP_TRY", "OP_PROFILED"};
   return names[static_cast<int>(c)];
 }
 
@@ -373,6 +382,38 @@ struct Code::Impl {
       instrs[jmpIdx].x = static_cast<int32_t>(instrs.size());
       return;
     }
+    if (k == prim::Try) {
+      if (n->blocks().size() != 2 || n->blocks()[1]->inputs().size() != 3) unsupported(n, "malformed prim::Try");
+      const Block* handler = n->blocks()[1];
+      std::vector<int32_t> dst;
+      for (Value* v : n->outputs()) dst.push_back(outReg(v));
+      Instr tr;
+      tr.op = OpCode::TRY;
+      tr.node = n;
+      tr.o = outs.size();
+      outs.push_back(regFor(handler->inputs()[0]));
+      outs.push_back(regFor(handler->inputs()[1]));
+      outs.push_back(regFor(handler->inputs()[2]));
+      tr.nOut = 3;
+      instrs.push_back(tr);
+      size_t tryIdx = instrs.size() - 1;
+      emitBlock(n->blocks()[0]);
+      emitMoves(blockOutputs(n->blocks()[0]), dst, n);
+      Instr pop;
+      pop.op = OpCode::POP_TRY;
+      pop.node = n;
+      instrs.push_back(pop);
+      Instr j;
+      j.op = OpCode::JMP;
+      j.node = n;
+      instrs.push_back(j);
+      size_t jmpIdx = instrs.size() - 1;
+      instrs[tryIdx].x = static_cast<int32_t>(instrs.size());
+      emitBlock(handler);
+      emitMoves(blockOutputs(handler), dst, n);
+      instrs[jmpIdx].x = static_cast<int32_t>(instrs.size());
+      return;
+    }
     if (k == prim::Loop) {
       if (n->blocks().size() != 1 || n->inputs().size() < 2) unsupported(n, "malformed prim::Loop");
       const Block* body = n->blocks()[0];
@@ -615,6 +656,50 @@ struct Code::Impl {
 };
 
 namespace {
+// The class, message and str() an except clause sees. A RuntimeError whose message starts with a Python
+// exception class ("AssertionError: msg" from a failed assert, as PyTorch words it; "KeyError: k" from a
+// dict; "ValueError: ..." from str.index) is that class with the rest of the message. str() of a
+// KeyError is the repr of its message, as in Python.
+struct HandledException {
+  std::string cls, msg, text;
+};
+// Errors PyTorch reports as RuntimeError where Python raises another class, by their message.
+const char* pythonClassOfMessage(const std::string& m) {
+  static const std::pair<const char*, const char*> table[] = {
+      {"list index out of range", "builtins.IndexError"},
+      {"division by 0", "builtins.ZeroDivisionError"},
+      {"stoll", "builtins.ValueError"},  // int("x"), as PyTorch words it
+      {"stod", "builtins.ValueError"},   // float("x")
+      {"invalid literal for int()", "builtins.ValueError"},
+      {"could not convert string to float", "builtins.ValueError"},
+      {"pop from empty list", "builtins.IndexError"},
+      {"pop index out of range", "builtins.IndexError"},
+  };
+  for (const auto& [prefix, cls] : table)
+    if (m.rfind(prefix, 0) == 0) return cls;
+  return nullptr;
+}
+
+HandledException handledException(const RuntimeError& e) {
+  HandledException h{e.pythonClass(), e.message(), ""};
+  const std::string& m = e.message();
+  if (h.cls == "builtins.RuntimeError") {
+    if (const char* cls = pythonClassOfMessage(m)) h.cls = cls;
+    size_t colon = m.find(": ");
+    if (colon != std::string::npos && colon > 0 && std::isupper(static_cast<unsigned char>(m[0]))) {
+      std::string_view name(m.data(), colon);
+      bool ident = std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; });
+      auto endsWith = [&](std::string_view suf) { return name.size() > suf.size() && name.substr(name.size() - suf.size()) == suf; };
+      if (ident && (endsWith("Error") || name == "StopIteration")) {
+        h.cls = "builtins." + std::string(name);
+        h.msg = m.substr(colon + 2);
+      }
+    }
+  }
+  h.text = h.cls == "builtins.KeyError" && !h.msg.empty() ? pythonStringRepr(h.msg) : h.msg;
+  return h;
+}
+
 // Calls that were not inlined (interfaces, recursion through them) are bounded like Python's stack.
 thread_local int callDepth = 0;
 constexpr int kMaxCallDepth = 1000;
@@ -646,6 +731,9 @@ void Code::Impl::run(Stack& stack) const {
   size_t pc = 0;
   const Instr* code = instrs.data();
   const Operand* ops = operands.data();
+  // Handlers of the prim::Try bodies being run, innermost last (no allocation unless a try runs).
+  std::vector<const Instr*> handlers;
+resume:
   try {
     for (;;) {
       const Instr& in = code[pc];
@@ -967,9 +1055,28 @@ void Code::Impl::run(Stack& stack) const {
           for (size_t i = 0; i < in.nIn; ++i) pushOperand(stack, a[i], regs, consts);
           return;
         }
+        case OpCode::TRY:
+          handlers.push_back(&in);
+          ++pc;
+          break;
+        case OpCode::POP_TRY:
+          handlers.pop_back();
+          ++pc;
+          break;
       }
     }
   } catch (RuntimeError& e) {
+    if (!handlers.empty()) {
+      const Instr& h = *handlers.back();
+      handlers.pop_back();
+      stack.resize(std::min(stack.size(), stackBase));
+      HandledException x = handledException(e);
+      regs[outs[h.o]] = IValue(std::move(x.cls));
+      regs[outs[h.o + 1]] = IValue(std::move(x.msg));
+      regs[outs[h.o + 2]] = IValue(std::move(x.text));
+      pc = static_cast<size_t>(h.x);
+      goto resume;
+    }
     // Frames for this function and, when the failing node was inlined, for each inlined call: every frame
     // shows where execution was in that function (the call site, or the failing node for the last one).
     const Node* n = code[pc].node;

@@ -683,6 +683,10 @@ class PythonPrinterImpl {
     }
     if (k == prim::Loop) return printLoop(n);
     if (k == prim::If) return printIf(n);
+    if (k == prim::Try)  // TorchScript has no try statement: PyTorch could not compile what we wrote
+      throw CompileError("'try' statements cannot be saved: PyTorch's TorchScript has no try/except, so "
+                         "an archive holding one would not load in PyTorch",
+                         n->sourceRange());
     if (k == prim::TupleUnpack || k == prim::ListUnpack) {
       assignNames(n->outputs());
       indent();

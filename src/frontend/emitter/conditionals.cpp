@@ -45,8 +45,19 @@ FunctionEmitter::BlockExit FunctionEmitter::emitIfBranches(const CondValue& cond
   }
   Node* n = graph_.insert(prim::If, {cond.value}, 0);
   n->setSourceRange(loc);
-  Block* tb = n->addBlock();
-  Block* fb = n->addBlock();
+  n->addBlock();
+  n->addBlock();
+  return emitTwoBlocks(n, trueBranch, falseBranch, cond.trueRefs, cond.falseRefs, loc, {"true", "false"});
+}
+
+FunctionEmitter::BlockExit FunctionEmitter::emitTwoBlocks(Node* n, const std::function<BlockExit()>& trueBranch,
+                                                          const std::function<BlockExit()>& falseBranch,
+                                                          const std::vector<Refinement>& trueRefs,
+                                                          const std::vector<Refinement>& falseRefs,
+                                                          const SourceRange& loc, const BlockNames& names_) {
+  Block* tb = n->blocks()[0];
+  Block* fb = n->blocks()[1];
+  const std::string tn = names_.first, fnm = names_.second;
   auto emitBranch = [&](Block* b, const std::function<BlockExit()>& stmts, const std::vector<Refinement>& refs) {
     WithInsertPoint guard(b);
     auto frame = std::make_shared<Environment>(b, env_);
@@ -56,8 +67,8 @@ FunctionEmitter::BlockExit FunctionEmitter::emitIfBranches(const CondValue& cond
     env_ = frame->next;
     return std::make_pair(frame, ex);
   };
-  auto [tf, tex] = emitBranch(tb, trueBranch, cond.trueRefs);
-  auto [ff, fex] = emitBranch(fb, falseBranch, cond.falseRefs);
+  auto [tf, tex] = emitBranch(tb, trueBranch, trueRefs);
+  auto [ff, fex] = emitBranch(fb, falseBranch, falseRefs);
 
   std::set<std::string> names;
   for (auto& [k, v] : tf->table) names.insert(k);
@@ -122,7 +133,7 @@ FunctionEmitter::BlockExit FunctionEmitter::emitIfBranches(const CondValue& cond
     if (!tsv || !fsv) {
       env_->table.erase(name);
       // as PyTorch: the message shows the if statement, then (at the use) "and was used here"
-      env_->errors[name] = name + " is not defined in the " + (tsv ? "false" : "true") + " branch:\n" +
+      env_->errors[name] = name + " is not defined in the " + (tsv ? fnm : tn) + " branch:\n" +
                            loc.highlight() + "and was used here";
       continue;
     }
@@ -131,7 +142,7 @@ FunctionEmitter::BlockExit FunctionEmitter::emitIfBranches(const CondValue& cond
     auto* fs = dynamic_cast<SimpleValue*>(fsv.get());
     if (!ts || !fs) {
       env_->table.erase(name);
-      env_->errors[name] = name + " is defined differently in the true and false branches (" + tsv->kind() +
+      env_->errors[name] = name + " is defined differently in the " + tn + " and " + fnm + " branches (" + tsv->kind() +
                            " and " + fsv->kind() + ")";
       continue;
     }
@@ -148,8 +159,8 @@ FunctionEmitter::BlockExit FunctionEmitter::emitIfBranches(const CondValue& cond
     if (!unified) {
       env_->table.erase(name);
       env_->errors[name] = "Type mismatch: " + name + " is set to type " + typeNameForMsg(ts->value->type()) +
-                           " in the true branch and type " + typeNameForMsg(fs->value->type()) +
-                           " in the false branch:\n" + loc.highlight() + "and was used here";
+                           " in the " + tn + " branch and type " + typeNameForMsg(fs->value->type()) +
+                           " in the " + fnm + " branch:\n" + loc.highlight() + "and was used here";
       continue;
     }
     addOutput(name, ts->value, fs->value, *unified);

@@ -5,6 +5,17 @@
 
 namespace kindling::emitter {
 
+namespace {
+/// Every statement list of a try statement: the body, each handler, else, finally.
+std::vector<const StmtList*> tryClauses(const TryStmt& s) {
+  std::vector<const StmtList*> out{&s.body};
+  for (auto& h : s.handlers) out.push_back(&h.body);
+  out.push_back(&s.orelse);
+  out.push_back(&s.finalbody);
+  return out;
+}
+}  // namespace
+
 bool isRaiseCall(const StmtPtr& s) {
   if (s->kind != StmtKind::Expr) return false;
   const ExprPtr& e = s->as<ExprStmt>().value;
@@ -28,6 +39,21 @@ unsigned terminates(const StmtList& stmts) {
       case StmtKind::Expr:
         if (isRaiseCall(s)) return TermRaise;
         break;
+      case StmtKind::Try: {
+        auto& ts = s->as<TryStmt>();
+        if (unsigned f = terminates(ts.finalbody)) return f;
+        // the body (or else) ends every normal path and every handler ends the paths that raise
+        unsigned b = terminates(ts.body);
+        if (!b && !ts.orelse.empty()) b = terminates(ts.orelse);
+        if (!b || ts.handlers.empty()) return b ? b : TermNone;
+        for (auto& h : ts.handlers) {
+          unsigned x = terminates(h.body);
+          if (!x) { b = TermNone; break; }
+          b |= x;
+        }
+        if (b) return b;
+        break;
+      }
       default: break;
     }
   }
@@ -62,6 +88,11 @@ void assignedNames(const StmtList& stmts, std::set<std::string>& out) {
         assignedNames(s->as<ForStmt>().body, out);
         break;
       case StmtKind::While: assignedNames(s->as<WhileStmt>().body, out); break;
+      case StmtKind::Try:
+        for (auto& h : s->as<TryStmt>().handlers)
+          if (!h.name.empty()) out.insert(h.name);
+        for (const StmtList* c : tryClauses(s->as<TryStmt>())) assignedNames(*c, out);
+        break;
       case StmtKind::With:
         for (auto& i : s->as<WithStmt>().items) collectTargetNames(i.target, out);
         assignedNames(s->as<WithStmt>().body, out);
@@ -77,6 +108,9 @@ bool containsBreak(const StmtList& stmts) {
     if (s->kind == StmtKind::If && (containsBreak(s->as<IfStmt>().body) || containsBreak(s->as<IfStmt>().orelse)))
       return true;
     if (s->kind == StmtKind::With && containsBreak(s->as<WithStmt>().body)) return true;
+    if (s->kind == StmtKind::Try)
+      for (const StmtList* c : tryClauses(s->as<TryStmt>()))
+        if (containsBreak(*c)) return true;
   }
   return false;
 }
@@ -91,6 +125,28 @@ bool containsReturn(const StmtList& stmts) {
       case StmtKind::For: if (containsReturn(s->as<ForStmt>().body)) return true; break;
       case StmtKind::While: if (containsReturn(s->as<WhileStmt>().body)) return true; break;
       case StmtKind::With: if (containsReturn(s->as<WithStmt>().body)) return true; break;
+      case StmtKind::Try:
+        for (const StmtList* c : tryClauses(s->as<TryStmt>()))
+          if (containsReturn(*c)) return true;
+        break;
+      default: break;
+    }
+  }
+  return false;
+}
+
+bool containsContinue(const StmtList& stmts) {
+  for (auto& s : stmts) {
+    switch (s->kind) {
+      case StmtKind::Continue: return true;
+      case StmtKind::If:
+        if (containsContinue(s->as<IfStmt>().body) || containsContinue(s->as<IfStmt>().orelse)) return true;
+        break;
+      case StmtKind::With: if (containsContinue(s->as<WithStmt>().body)) return true; break;
+      case StmtKind::Try:
+        for (const StmtList* c : tryClauses(s->as<TryStmt>()))
+          if (containsContinue(*c)) return true;
+        break;
       default: break;
     }
   }

@@ -26,6 +26,9 @@ void assignedNames(const StmtList& stmts, std::set<std::string>& out);
 /// A `break` of this loop level (not inside a nested loop).
 bool containsBreak(const StmtList& stmts);
 
+/// A `continue` of this loop level (not inside a nested loop).
+bool containsContinue(const StmtList& stmts);
+
 /// A `return` anywhere in the list, nested loops included.
 bool containsReturn(const StmtList& stmts);
 

@@ -45,7 +45,7 @@ void setVar(FunctionEmitter& m, Environment& env, const std::string& name, const
     if (!named->hasDebugName() && meaningfulName(name) && named->node()->owningBlock() == env.block)
       named->setDebugName(name);
   }
-  (void)m;
+  if (auto* sv = dynamic_cast<SimpleValue*>(v.get())) m.noteAssignment(name, sv->value, loc);
   env.table[name] = v;
   env.errors.erase(name);
 }

@@ -1,4 +1,6 @@
 // `raise` and `assert`: prim::RaiseException with the message and the exception's qualified class name.
+// Inside an `except` clause a bare `raise` (or `raise e` of the name the clause binds) raises the handled
+// exception again, with its class and message.
 #include "frontend/ir_emitter.h"
 
 #include "frontend/emitter/environment.h"
@@ -11,10 +13,18 @@ void FunctionEmitter::emitRaise(const RaiseStmt& s) {
   const SourceRange& loc = s.range;
   Value* msg;
   std::string cls = "builtins.RuntimeError";
+  if (!s.exc && !handling_.empty()) {
+    emitRaiseOf(loc, handling_.back().cls, handling_.back().msg);
+    return;
+  }
   if (!s.exc) {
     msg = insertConstant(IValue(std::string("Exception")), loc);
   } else {
     auto v = emitSugaredExpr(s.exc);
+    if (auto* ce = dynamic_cast<CaughtExceptionValue*>(v.get())) {
+      emitRaiseOf(loc, ce->cls, ce->msg);
+      return;
+    }
     if (auto* ev = dynamic_cast<ExceptionValue*>(v.get())) {
       msg = insertConstant(IValue(std::string("")), loc);
       cls = "builtins." + ev->name;
@@ -29,7 +39,10 @@ void FunctionEmitter::emitRaise(const RaiseStmt& s) {
       cls = "builtins.Exception";
     }
   }
-  Value* clsv = insertConstant(IValue(cls), loc);
+  emitRaiseOf(loc, insertConstant(IValue(cls), loc), msg);
+}
+
+void FunctionEmitter::emitRaiseOf(const SourceRange& loc, Value* clsv, Value* msg) {
   if (isBuiltinOperator("prim::RaiseException", *registry_)) {
     builtinCall(loc, "prim::RaiseException", {NamedValue(loc, msg), NamedValue(loc, clsv)});
   } else {

@@ -22,13 +22,7 @@ void FunctionEmitter::emitLoop(const SourceRange& loc, Value* maxTrip, const Exp
   if (hasReturn) {
     if (!declaredReturn_ && !inferring_)
       throw CompileError("return statements inside loops need the function's return type to be annotated", loc);
-    if (!env_->findQuiet("$loop_return")) {
-      Node* u = graph_.insert(prim::Uninitialized, {}, 1);
-      u->setSourceRange(loc);
-      u->output()->setType(declaredReturn_ ? declaredReturn_ : AnyType());
-      env_->table["$loop_return"] = std::make_shared<SimpleValue>(u->output());
-      env_->table["$did_return"] = std::make_shared<SimpleValue>(insertConstant(IValue(false), loc));
-    }
+    declareFlaggedReturn(loc);
     assigned.insert("$loop_return");
     assigned.insert("$did_return");
   }
@@ -116,6 +110,15 @@ void FunctionEmitter::emitLoop(const SourceRange& loc, Value* maxTrip, const Exp
     out->setType(carriedType[i]);
     setVar(*this, *env_, carried[i], std::make_shared<SimpleValue>(out), loc);
   }
+}
+
+void FunctionEmitter::declareFlaggedReturn(const SourceRange& loc) {
+  if (env_->findQuiet("$loop_return")) return;
+  Node* u = graph_.insert(prim::Uninitialized, {}, 1);
+  u->setSourceRange(loc);
+  u->output()->setType(declaredReturn_ ? declaredReturn_ : AnyType());
+  env_->table["$loop_return"] = std::make_shared<SimpleValue>(u->output());
+  env_->table["$did_return"] = std::make_shared<SimpleValue>(insertConstant(IValue(false), loc));
 }
 
 SugaredValuePtr FunctionEmitter::iterableOf(const SourceRange& loc, const SugaredValuePtr& v) { return v; }

@@ -73,7 +73,7 @@ FunctionEmitter::BlockExit FunctionEmitter::emitStatement(const StmtPtr& s, cons
           body.insert(body.end(), rest.begin(), rest.end());
           consumedRest = true;
           return emitIf(IfStmt(is.range, is.test, body, is.orelse));
-        } else if (loopDepth_ == 0 && (containsReturn(is.body) || containsReturn(is.orelse))) {
+        } else if (loopDepth_ == 0 && tries_.empty() && (containsReturn(is.body) || containsReturn(is.orelse))) {
           // a return on some path of a branch that may also fall through (`if a: if b: return x` then more
           // code): the rest of the block continues each branch, where the nested ifs fold it in turn
           StmtList body = is.body, orelse = is.orelse;
@@ -99,8 +99,9 @@ FunctionEmitter::BlockExit FunctionEmitter::emitStatement(const StmtPtr& s, cons
       return emitIf(IfStmt(s->range, test, ret, rest));
     }
     case StmtKind::Return:
-      if (loopDepth_ > 0) {
-        // inside a loop: record the value, set the flags and leave the loop (like break)
+      if (loopDepth_ > 0 || !tries_.empty()) {
+        // inside a loop: record the value, set the flags and leave the loop (like break); inside a try
+        // statement: the same flags, tested after its finally clause
         auto& r = s->as<ReturnStmt>();
         Value* v = r.value ? emitExpr(r.value, declaredReturn_) : insertConstant(IValue(), s->range);
         if (declaredReturn_) {
@@ -115,8 +116,9 @@ FunctionEmitter::BlockExit FunctionEmitter::emitStatement(const StmtPtr& s, cons
         }
         env_->table["$loop_return"] = std::make_shared<SimpleValue>(v);
         env_->table["$did_return"] = std::make_shared<SimpleValue>(insertConstant(IValue(true), s->range));
-        env_->table["$did_break" + std::to_string(loopDepth_)] =
-            std::make_shared<SimpleValue>(insertConstant(IValue(true), s->range));
+        if (loopDepth_ > 0)
+          env_->table["$did_break" + std::to_string(loopDepth_)] =
+              std::make_shared<SimpleValue>(insertConstant(IValue(true), s->range));
         return ex;
       }
       emitReturn(s->as<ReturnStmt>());
@@ -131,6 +133,10 @@ FunctionEmitter::BlockExit FunctionEmitter::emitStatement(const StmtPtr& s, cons
     case StmtKind::Pass: return ex;
     case StmtKind::Continue:
       if (loopDepth_ == 0) throw CompileError("'continue' outside loop", s->range);
+      for (const TryContext& t : tries_)  // try statements of this loop skip what follows them
+        if (t.loopDepth == loopDepth_)
+          env_->table["$did_continue" + std::to_string(t.id)] =
+              std::make_shared<SimpleValue>(insertConstant(IValue(true), s->range));
       return ex;
     case StmtKind::Break: {
       if (loopDepth_ == 0) throw CompileError("'break' outside loop", s->range);
@@ -152,8 +158,11 @@ FunctionEmitter::BlockExit FunctionEmitter::emitStatement(const StmtPtr& s, cons
     case StmtKind::Global: throw CompileError("'global' statements are not supported in TorchScript", s->range);
     case StmtKind::Nonlocal: throw CompileError("'nonlocal' statements are not supported in TorchScript", s->range);
     case StmtKind::Import: throw CompileError("import statements are only supported at the top level", s->range);
-    case StmtKind::Try:  // PyTorch marks the `try` keyword
-      throw CompileError("try blocks aren't supported", SourceRange(s->range.source, s->range.start, s->range.start + 3));
+    case StmtKind::Try: {
+      StmtList rest(stmts.begin() + static_cast<long>(index) + 1, stmts.end());
+      consumedRest = true;
+      return emitTry(s->as<TryStmt>(), rest);
+    }
   }
   return ex;
 }

@@ -70,7 +70,7 @@ bool runOnce(Block* block) {
   bool changed = false;
   for (Node* n = block->lastNode(); n != block->paramNode();) {
     Node* prev = n->prev();
-    if (n->kind() == prim::If) changed |= pruneIfOutputs(n);
+    if (n->kind() == prim::If || n->kind() == prim::Try) changed |= pruneIfOutputs(n);
     if (n->kind() == prim::Loop && n->blocks().size() == 1 && n->inputs().size() >= 2) changed |= pruneLoopCarried(n);
     for (Block* b : n->blocks()) changed |= runOnce(b);
     bool used = false;

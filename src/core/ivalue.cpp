@@ -3,6 +3,8 @@
 #include "core/ivalue.h"
 #include "core/unicode.h"
 
+#include "core/value_nesting.h"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -151,6 +153,7 @@ TypePtr IValue::type() const {
     case Tag::Tuple: {
       const auto& t = toTupleRef();
       if (t.type) return t.type;
+      ValueNestingGuard nesting("typing");
       std::vector<TypePtr> elems;
       elems.reserve(t.elements.size());
       for (const auto& e : t.elements) elems.push_back(e.type());
@@ -203,6 +206,7 @@ bool operator==(const IValue& a, const IValue& b) {
     case Tag::Device: return a.p_.dev == b.p_.dev;
     case Tag::String: return a.toStringRef() == b.toStringRef();
     case Tag::Tuple: {
+      ValueNestingGuard nesting("comparing");
       const auto& x = a.toTupleRef().elements;
       const auto& y = b.toTupleRef().elements;
       if (x.size() != y.size()) return false;
@@ -212,6 +216,7 @@ bool operator==(const IValue& a, const IValue& b) {
     }
     case Tag::List: {
       if (a.p_.ptr == b.p_.ptr) return true;
+      ValueNestingGuard nesting("comparing");
       const auto& x = a.toListRef().elements;
       const auto& y = b.toListRef().elements;
       if (x.size() != y.size()) return false;
@@ -221,6 +226,7 @@ bool operator==(const IValue& a, const IValue& b) {
     }
     case Tag::Dict: {
       if (a.p_.ptr == b.p_.ptr) return true;
+      ValueNestingGuard nesting("comparing");
       const auto& x = a.toDictRef();
       const auto& y = b.toDictRef();
       if (x.size() != y.size()) return false;
@@ -256,6 +262,7 @@ size_t IValue::hash() const {
     case Tag::String: return std::hash<std::string>()(toStringRef());
     case Tag::Device: return std::hash<int>()(static_cast<int>(p_.dev.type) * 256 + p_.dev.index);
     case Tag::Tuple: {
+      ValueNestingGuard nesting("hashing");
       size_t h = 0x345678;
       for (const auto& e : toTupleRef().elements) h = hashCombine(h, e.hash());
       return h;
@@ -334,6 +341,7 @@ void printSeq(std::string& out, const std::vector<IValue>& elems, const char* op
     out += close;
     return;
   }
+  ValueNestingGuard nesting("printing");
   PrintingGuard guard(&elems);
   out += open;
   for (size_t i = 0; i < elems.size(); ++i) {
@@ -379,6 +387,7 @@ void printValue(std::string& out, const IValue& v, Style style) {
       const TupleType* tt = t.type ? t.type->cast<TupleType>() : nullptr;
       if (style == Style::Repr && tt && tt->qualName() && tt->names().size() == t.elements.size()) {
         // Python prints a NamedTuple as Name(a=1, b=2).
+        ValueNestingGuard nesting("printing");
         const std::string& qn = *tt->qualName();
         auto dot = qn.rfind('.');
         out += dot == std::string::npos ? qn : qn.substr(dot + 1);
@@ -400,6 +409,7 @@ void printValue(std::string& out, const IValue& v, Style style) {
         out += "{...}";
         return;
       }
+      ValueNestingGuard nesting("printing");
       PrintingGuard guard(v.rawPtr());
       out += "{";
       bool first = true;
@@ -422,6 +432,7 @@ void printValue(std::string& out, const IValue& v, Style style) {
       auto dot = cls.rfind('.');
       if (dot != std::string::npos) cls = cls.substr(dot + 1);
       if (style == Style::Repr) {  // Python: <Color.RED: 1>
+        ValueNestingGuard nesting("printing");
         out += "<" + cls + "." + e.name + ": ";
         printValue(out, e.value, style);
         out += ">";

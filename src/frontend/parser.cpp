@@ -552,6 +552,16 @@ class Parser {
   };
   static constexpr int kMaxDepth = 200;
 
+  // Bounds the depth of the expression trees themselves: chains (a + b + ..., x.a.b..., f()()...) deepen
+  // a tree without recursing in the parser, and every later walk over a tree recurses by its depth.
+  static constexpr uint32_t kMaxExprDepth = 1000;
+  ExprPtr bounded(ExprPtr e) {
+    if (e->depth > kMaxExprDepth)
+      throw CompileError("expression is too deeply nested (more than " + std::to_string(kMaxExprDepth) + " levels)",
+                         e->range);
+    return e;
+  }
+
   ExprPtr test() {
     DepthGuard guard(*this);
     size_t start = cur().start;
@@ -573,9 +583,9 @@ class Parser {
       ExprPtr cond = orTest();
       expectKw("else");
       ExprPtr other = test();
-      return std::make_shared<IfExpExpr>(rangeFrom(start), cond, e, other);
+      return bounded(std::make_shared<IfExpExpr>(rangeFrom(start), cond, e, other));
     }
-    return e;
+    return bounded(e);
   }
   // test without conditional expressions (comprehension `if` clauses and iterables)
   ExprPtr testNoCond() { return orTest(); }
@@ -599,6 +609,7 @@ class Parser {
   ExprPtr notTest() {
     size_t start = cur().start;
     if (acceptKw("not")) {
+      DepthGuard guard(*this);
       ExprPtr v = notTest();
       return std::make_shared<UnaryOpExpr>(rangeFrom(start), UnaryOpKind::Not, v);
     }
@@ -667,7 +678,7 @@ class Parser {
         if (cur().sval == s) {
           advance();
           ExprPtr rhs = binaryLevel(level + 1);
-          lhs = std::make_shared<BinOpExpr>(rangeFrom(start), k, lhs, rhs);
+          lhs = bounded(std::make_shared<BinOpExpr>(rangeFrom(start), k, lhs, rhs));
           found = true;
           break;
         }
@@ -738,7 +749,7 @@ class Parser {
           if (!acceptOp(",")) break;
         }
         expectOp(")");
-        e = std::make_shared<CallExpr>(rangeFrom(start), e, std::move(args), std::move(kws));
+        e = bounded(std::make_shared<CallExpr>(rangeFrom(start), e, std::move(args), std::move(kws)));
       } else if (acceptOp("[")) {
         std::vector<ExprPtr> subs;
         bool tupleSyntax = false;
@@ -757,13 +768,13 @@ class Parser {
             tupleSyntax = true;
           }
         }
-        e = std::make_shared<SubscriptExpr>(rangeFrom(start), e, std::move(subs), tupleSyntax);
+        e = bounded(std::make_shared<SubscriptExpr>(rangeFrom(start), e, std::move(subs), tupleSyntax));
       } else if (isOp(".")) {
         advance();
         size_t ns = cur().start;
         if (cur().kind != TokenKind::Name) expected("an identifier");
         std::string name = advance().sval;  // keywords allowed after '.' only if not reserved in Python
-        e = std::make_shared<AttributeExpr>(rangeFrom(start), e, name, rangeFrom(ns));
+        e = bounded(std::make_shared<AttributeExpr>(rangeFrom(start), e, name, rangeFrom(ns)));
       } else {
         break;
       }

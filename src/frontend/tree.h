@@ -46,8 +46,19 @@ struct Expr {
   Expr(ExprKind k, SourceRange r) : kind(k), range(std::move(r)) {}
   virtual ~Expr() = default;
   ExprKind kind;
+  /// Levels of the tree from this node down to its deepest leaf (1 for a leaf), set by the constructors.
+  /// The parser bounds it, so every recursive walk over an expression is bounded too.
+  uint32_t depth = 1;
   SourceRange range;
   template <class T> const T& as() const { return static_cast<const T&>(*this); }
+
+ protected:
+  void above(const ExprPtr& child) {
+    if (child && child->depth >= depth) depth = child->depth + 1;
+  }
+  void above(const std::vector<ExprPtr>& children) {
+    for (const ExprPtr& c : children) above(c);
+  }
 };
 
 struct NameExpr : Expr { NameExpr(SourceRange r, std::string n) : Expr(ExprKind::Name, std::move(r)), id(std::move(n)) {} std::string id; };
@@ -61,7 +72,9 @@ struct EllipsisExpr : Expr { explicit EllipsisExpr(SourceRange r) : Expr(ExprKin
 /// value.attr — `nameRange` covers just the attribute name.
 struct AttributeExpr : Expr {
   AttributeExpr(SourceRange r, ExprPtr v, std::string a, SourceRange nr)
-      : Expr(ExprKind::Attribute, std::move(r)), value(std::move(v)), attr(std::move(a)), nameRange(std::move(nr)) {}
+      : Expr(ExprKind::Attribute, std::move(r)), value(std::move(v)), attr(std::move(a)), nameRange(std::move(nr)) {
+    above(value);
+  }
   ExprPtr value;
   std::string attr;
   SourceRange nameRange;
@@ -76,7 +89,11 @@ struct Keyword {
 /// func(args..., name=value...). Starred arguments appear in args as StarredExpr.
 struct CallExpr : Expr {
   CallExpr(SourceRange r, ExprPtr f, std::vector<ExprPtr> a, std::vector<Keyword> k)
-      : Expr(ExprKind::Call, std::move(r)), func(std::move(f)), args(std::move(a)), keywords(std::move(k)) {}
+      : Expr(ExprKind::Call, std::move(r)), func(std::move(f)), args(std::move(a)), keywords(std::move(k)) {
+    above(func);
+    above(args);
+    for (const Keyword& kw : keywords) above(kw.value);
+  }
   ExprPtr func;
   std::vector<ExprPtr> args;
   std::vector<Keyword> keywords;
@@ -86,7 +103,10 @@ struct CallExpr : Expr {
 /// `x[(1, 2)]` and `x[1, 2]` both give two entries, as TorchScript treats them).
 struct SubscriptExpr : Expr {
   SubscriptExpr(SourceRange r, ExprPtr v, std::vector<ExprPtr> s, bool tupleSyntax)
-      : Expr(ExprKind::Subscript, std::move(r)), value(std::move(v)), subscripts(std::move(s)), isTuple(tupleSyntax) {}
+      : Expr(ExprKind::Subscript, std::move(r)), value(std::move(v)), subscripts(std::move(s)), isTuple(tupleSyntax) {
+    above(value);
+    above(subscripts);
+  }
   ExprPtr value;
   std::vector<ExprPtr> subscripts;
   bool isTuple;  // written with a comma (x[a,] / x[a, b])
@@ -95,31 +115,42 @@ struct SubscriptExpr : Expr {
 /// start:end:step inside a subscript; each part may be null.
 struct SliceExpr : Expr {
   SliceExpr(SourceRange r, ExprPtr a, ExprPtr b, ExprPtr c)
-      : Expr(ExprKind::Slice, std::move(r)), start(std::move(a)), end(std::move(b)), step(std::move(c)) {}
+      : Expr(ExprKind::Slice, std::move(r)), start(std::move(a)), end(std::move(b)), step(std::move(c)) {
+    above(start);
+    above(end);
+    above(step);
+  }
   ExprPtr start, end, step;
 };
 
 struct StarredExpr : Expr {
-  StarredExpr(SourceRange r, ExprPtr v) : Expr(ExprKind::Starred, std::move(r)), value(std::move(v)) {}
+  StarredExpr(SourceRange r, ExprPtr v) : Expr(ExprKind::Starred, std::move(r)), value(std::move(v)) { above(value); }
   ExprPtr value;
 };
 
 struct BinOpExpr : Expr {
   BinOpExpr(SourceRange r, BinOpKind o, ExprPtr a, ExprPtr b)
-      : Expr(ExprKind::BinOp, std::move(r)), op(o), lhs(std::move(a)), rhs(std::move(b)) {}
+      : Expr(ExprKind::BinOp, std::move(r)), op(o), lhs(std::move(a)), rhs(std::move(b)) {
+    above(lhs);
+    above(rhs);
+  }
   BinOpKind op;
   ExprPtr lhs, rhs;
 };
 
 struct UnaryOpExpr : Expr {
-  UnaryOpExpr(SourceRange r, UnaryOpKind o, ExprPtr v) : Expr(ExprKind::UnaryOp, std::move(r)), op(o), operand(std::move(v)) {}
+  UnaryOpExpr(SourceRange r, UnaryOpKind o, ExprPtr v) : Expr(ExprKind::UnaryOp, std::move(r)), op(o), operand(std::move(v)) {
+    above(operand);
+  }
   UnaryOpKind op;
   ExprPtr operand;
 };
 
 /// a and b and c (values.size() >= 2)
 struct BoolOpExpr : Expr {
-  BoolOpExpr(SourceRange r, BoolOpKind o, std::vector<ExprPtr> v) : Expr(ExprKind::BoolOp, std::move(r)), op(o), values(std::move(v)) {}
+  BoolOpExpr(SourceRange r, BoolOpKind o, std::vector<ExprPtr> v) : Expr(ExprKind::BoolOp, std::move(r)), op(o), values(std::move(v)) {
+    above(values);
+  }
   BoolOpKind op;
   std::vector<ExprPtr> values;
 };
@@ -127,7 +158,10 @@ struct BoolOpExpr : Expr {
 /// a < b <= c : ops.size() == comparators.size()
 struct CompareExpr : Expr {
   CompareExpr(SourceRange r, ExprPtr l, std::vector<CmpOpKind> o, std::vector<ExprPtr> c)
-      : Expr(ExprKind::Compare, std::move(r)), left(std::move(l)), ops(std::move(o)), comparators(std::move(c)) {}
+      : Expr(ExprKind::Compare, std::move(r)), left(std::move(l)), ops(std::move(o)), comparators(std::move(c)) {
+    above(left);
+    above(comparators);
+  }
   ExprPtr left;
   std::vector<CmpOpKind> ops;
   std::vector<ExprPtr> comparators;
@@ -136,19 +170,26 @@ struct CompareExpr : Expr {
 /// body if test else orelse
 struct IfExpExpr : Expr {
   IfExpExpr(SourceRange r, ExprPtr t, ExprPtr b, ExprPtr e)
-      : Expr(ExprKind::IfExp, std::move(r)), test(std::move(t)), body(std::move(b)), orelse(std::move(e)) {}
+      : Expr(ExprKind::IfExp, std::move(r)), test(std::move(t)), body(std::move(b)), orelse(std::move(e)) {
+    above(test);
+    above(body);
+    above(orelse);
+  }
   ExprPtr test, body, orelse;
 };
 
 /// Tuple and List literals.
 struct SequenceExpr : Expr {
-  SequenceExpr(ExprKind k, SourceRange r, std::vector<ExprPtr> e) : Expr(k, std::move(r)), elts(std::move(e)) {}
+  SequenceExpr(ExprKind k, SourceRange r, std::vector<ExprPtr> e) : Expr(k, std::move(r)), elts(std::move(e)) { above(elts); }
   std::vector<ExprPtr> elts;
 };
 
 struct DictExpr : Expr {
   DictExpr(SourceRange r, std::vector<ExprPtr> k, std::vector<ExprPtr> v)
-      : Expr(ExprKind::Dict, std::move(r)), keys(std::move(k)), values(std::move(v)) {}
+      : Expr(ExprKind::Dict, std::move(r)), keys(std::move(k)), values(std::move(v)) {
+    above(keys);
+    above(values);
+  }
   std::vector<ExprPtr> keys, values;
 };
 
@@ -161,7 +202,15 @@ struct Comprehension {
 /// [elt for ...] and {key: value for ...}; `value` is null for list comprehensions.
 struct ComprehensionExpr : Expr {
   ComprehensionExpr(ExprKind k, SourceRange r, ExprPtr e, ExprPtr v, std::vector<Comprehension> g)
-      : Expr(k, std::move(r)), elt(std::move(e)), value(std::move(v)), generators(std::move(g)) {}
+      : Expr(k, std::move(r)), elt(std::move(e)), value(std::move(v)), generators(std::move(g)) {
+    above(elt);
+    above(value);
+    for (const Comprehension& c : generators) {
+      above(c.target);
+      above(c.iter);
+      above(c.ifs);
+    }
+  }
   ExprPtr elt;    // list element, or dict key
   ExprPtr value;  // dict value
   std::vector<Comprehension> generators;
@@ -170,14 +219,16 @@ struct ComprehensionExpr : Expr {
 /// f"a{x}b{y:fmt}" — parts alternate between literal text (StrExpr) and formatted expressions.
 struct JoinedStrExpr : Expr {
   struct Part { std::string literal; ExprPtr value; std::string conversion; std::string formatSpec; };
-  JoinedStrExpr(SourceRange r, std::vector<Part> p) : Expr(ExprKind::JoinedStr, std::move(r)), parts(std::move(p)) {}
+  JoinedStrExpr(SourceRange r, std::vector<Part> p) : Expr(ExprKind::JoinedStr, std::move(r)), parts(std::move(p)) {
+    for (const Part& part : parts) above(part.value);
+  }
   std::vector<Part> parts;
 };
 
 /// lambda args: body — parsed so that the emitter can reject it with a good message.
 struct LambdaExpr : Expr {
   LambdaExpr(SourceRange r, std::vector<std::string> a, ExprPtr b)
-      : Expr(ExprKind::Lambda, std::move(r)), params(std::move(a)), body(std::move(b)) {}
+      : Expr(ExprKind::Lambda, std::move(r)), params(std::move(a)), body(std::move(b)) { above(body); }
   std::vector<std::string> params;
   ExprPtr body;
 };

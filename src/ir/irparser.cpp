@@ -1,6 +1,7 @@
 // IR parser (see ir/irparser.h): a character-level recursive-descent reader.
 #include "ir/irparser.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <unordered_map>
@@ -47,8 +48,10 @@ class Parser {
       auto it = pendingSubgraphs_.find(name);
       if (it == pendingSubgraphs_.end()) fail("no node named " + name + " takes a subgraph");
       auto sub = std::make_shared<Graph>();
+      DepthGuard guard(*this, blockDepth_, "subgraphs");
       Parser child(s_, *sub, opts_);
       child.p_ = p_;
+      child.blockDepth_ = blockDepth_;
       child.parseGraphAndSubgraphs();
       p_ = child.p_;
       setSubgraph(it->second, sub);
@@ -98,6 +101,26 @@ class Parser {
   std::unordered_map<std::string, Value*> env_;
   std::unordered_map<std::string, TypePtr> enums_;  // Enum<...> types the resolver does not know
   std::unordered_map<std::string, Node*> pendingSubgraphs_;  // "prim::fork_0" → its node
+  // Nesting bounds: the recursion of this parser through blocks and subgraphs, and through types and
+  // constants (counted apart: a type inside nested blocks starts at 0), and the depth of the type
+  // parseType returned last (its List/Optional suffixes nest without recursing).
+  static constexpr int kMaxDepth = 200;
+  int blockDepth_ = 0;
+  int valueDepth_ = 0;
+  int typeDepth_ = 0;
+
+  struct DepthGuard {
+    DepthGuard(Parser& p, int& depth, const char* what) : p_(p), depth_(depth) {
+      if (++depth_ > kMaxDepth) p_.fail(std::string(what) + " nested too deeply (more than " + std::to_string(kMaxDepth) + " levels)");
+    }
+    ~DepthGuard() { --depth_; }
+    Parser& p_;
+    int& depth_;
+  };
+  void typeNests(int depth) {
+    if (depth > kMaxDepth) fail("type nested too deeply (more than " + std::to_string(kMaxDepth) + " levels)");
+    typeDepth_ = depth;
+  }
 
   [[noreturn]] void fail(const std::string& msg) const {
     size_t line = 1, col = 1;
@@ -207,8 +230,10 @@ class Parser {
 
   // --- types ---
   TypePtr parseType() {
+    DepthGuard guard(*this, valueDepth_, "type");
     skipWs();
     TypePtr t;
+    int depth = 1;
     if (peek() == '(') {
       ++p_;
       std::vector<TypePtr> elems;
@@ -216,6 +241,7 @@ class Parser {
       if (peek() != ')') {
         for (;;) {
           elems.push_back(parseType());
+          depth = std::max(depth, typeDepth_ + 1);
           if (!accept(',')) break;
         }
       }
@@ -223,25 +249,32 @@ class Parser {
       t = TupleType::create(std::move(elems));
     } else {
       std::string id = parseQualIdent();
-      t = namedType(id);
+      typeDepth_ = 0;
+      t = namedType(id);  // sets typeDepth_ to the depth of its type arguments
+      depth = typeDepth_ + 1;
     }
     for (;;) {
-      if (peek() == '[' && peek(1) == ']') { p_ += 2; t = ListType::create(t); continue; }
-      if (peek() == '?') { ++p_; t = OptionalType::create(t); continue; }
+      if (peek() == '[' && peek(1) == ']') { p_ += 2; t = ListType::create(t); typeNests(++depth); continue; }
+      if (peek() == '?') { ++p_; t = OptionalType::create(t); typeNests(++depth); continue; }
       break;
     }
+    typeNests(depth);
     return t;
   }
 
+  /// The type arguments up to `close`; typeDepth_ becomes the deepest argument's depth.
   std::vector<TypePtr> parseTypeArgs(char close) {
     std::vector<TypePtr> r;
+    int depth = 0;
     skipWs();
-    if (peek() == close) { ++p_; return r; }
+    if (peek() == close) { ++p_; typeDepth_ = 0; return r; }
     for (;;) {
       r.push_back(parseType());
+      depth = std::max(depth, typeDepth_);
       if (!accept(',')) break;
     }
     expect(close);
+    typeDepth_ = depth;
     return r;
   }
 
@@ -260,13 +293,19 @@ class Parser {
     if (peek() == '(' && (id == "Dict" || id == "Future" || id == "Union" || id == "Tuple")) {
       ++p_;
       auto args = parseTypeArgs(')');
-      return makeGeneric(id, args);
+      int depth = typeDepth_;
+      TypePtr t = makeGeneric(id, args);
+      typeDepth_ = depth;
+      return t;
     }
     if (peek() == '[' && peek(1) != ']' &&
         (id == "List" || id == "Optional" || id == "Tuple" || id == "Dict" || id == "Future" || id == "Union")) {
       ++p_;
       auto args = parseTypeArgs(']');
-      return makeGeneric(id, args);
+      int depth = typeDepth_;
+      TypePtr t = makeGeneric(id, args);
+      typeDepth_ = depth;
+      return t;
     }
     static const std::unordered_map<std::string, TypePtr (*)()> leaf = {
         {"Tensor", TensorType}, {"int", IntType}, {"float", FloatType}, {"bool", BoolType}, {"str", StringType},
@@ -290,15 +329,18 @@ class Parser {
       ++p_;
       std::vector<std::string> names;
       std::vector<TypePtr> elems;
+      int depth = 0;
       if (!accept(')')) {
         for (;;) {
           names.push_back(parseQualIdent());
           expect(':');
           elems.push_back(parseType());
+          depth = std::max(depth, typeDepth_);
           if (!accept(',')) break;
         }
         expect(')');
       }
+      typeDepth_ = depth;
       return TupleType::createNamed(std::move(names), std::move(elems));
     }
     if (id == "Function") return AnyType();  // replaced by FunctionType(fn) for named constants
@@ -334,6 +376,7 @@ class Parser {
 
   // --- literals ---
   IValue parseLiteral() {
+    DepthGuard guard(*this, valueDepth_, "constant");
     skipWs();
     char c = peek();
     if (c == '"' || c == '\'') return IValue(parseString());
@@ -581,6 +624,7 @@ class Parser {
       size_t save = p_;
       std::string id = parseQualIdent();
       if (id.rfind("block", 0) != 0) { p_ = save; break; }
+      DepthGuard guard(*this, blockDepth_, "blocks");
       Block* nb = n->addBlock();
       expect('(');
       skipWs();

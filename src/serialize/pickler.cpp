@@ -132,7 +132,10 @@ void Pickler::pushTensor(const Tensor& t0) {
 }
 
 void Pickler::push(const IValue& v, size_t depth) {
-  if (depth > kMaxDepth) throw Error(fmt::format("cannot pickle values nested deeper than {}", kMaxDepth));
+  if (depth > kMaxDepth)
+    throw RuntimeError(fmt::format("maximum recursion depth exceeded while pickling a value nested more than {} levels deep",
+                                   kMaxDepth),
+                       "builtins.RecursionError");
   switch (v.tag()) {
     case IValue::Tag::None: op(NONE); return;
     case IValue::Tag::Bool: op(v.toBool() ? NEWTRUE : NEWFALSE); return;

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <functional>
 
 #include "core/ivalue.h"
 
@@ -307,4 +308,45 @@ TEST(IValue, EnumAndDevicePrinting) {
   IValue red2(makeIntrusive<EnumHolder>(et, "RED", IValue(1)));
   EXPECT_EQ(red, red2);
   EXPECT_EQ(red.hash(), red2.hash());
+}
+
+namespace {
+// [[[...[0]...]]] `depth` levels deep, built from the inside out.
+IValue nestedList(int depth) {
+  IValue v(int64_t(0));
+  for (int i = 0; i < depth; ++i) v = makeList(AnyType(), {v});
+  return v;
+}
+IValue nestedTuple(int depth) {
+  IValue v(int64_t(0));
+  for (int i = 0; i < depth; ++i) v = makeTuple({v});
+  return v;
+}
+std::string recursionErrorOf(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const RuntimeError& e) {
+    EXPECT_EQ(e.pythonClass(), "builtins.RecursionError");
+    return e.message();
+  }
+  ADD_FAILURE() << "no RecursionError";
+  return "";
+}
+}  // namespace
+
+TEST(IValue, DeepValuesRaiseRecursionErrorInsteadOfOverflowingTheStack) {
+  // 5,000 levels: past the bound of recursive walks (1,000), within what the test's own stack survives.
+  IValue l = nestedList(5000), t = nestedTuple(5000);
+  EXPECT_NE(recursionErrorOf([&] { (void)l.repr(); }).find("printing"), std::string::npos);
+  EXPECT_NE(recursionErrorOf([&] { (void)l.printStr(); }).find("nested more than 1000"), std::string::npos);
+  EXPECT_NE(recursionErrorOf([&] { (void)t.str(); }).find("printing"), std::string::npos);
+  EXPECT_NE(recursionErrorOf([&] { (void)(l == nestedList(5000)); }).find("comparing"), std::string::npos);
+  EXPECT_NE(recursionErrorOf([&] { (void)t.hash(); }).find("hashing"), std::string::npos);
+  EXPECT_NE(recursionErrorOf([&] { (void)t.type(); }).find("typing"), std::string::npos);
+  // The guard unwinds: shallow values still print, compare and hash afterwards.
+  EXPECT_EQ(nestedList(3).repr(), "[[[0]]]");
+  EXPECT_EQ(nestedTuple(2).repr(), "((0,),)");
+  EXPECT_TRUE(nestedList(999) == nestedList(999));
+  EXPECT_EQ(nestedTuple(900).hash(), nestedTuple(900).hash());
+  EXPECT_EQ(nestedTuple(2).type()->annotationStr(), "Tuple[Tuple[int]]");
 }

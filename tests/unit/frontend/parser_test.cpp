@@ -330,4 +330,33 @@ TEST(Parser, DeepNestingIsAnErrorNotACrash) {
   for (int i = 0; i < 300; ++i) blocks += std::string(static_cast<size_t>(i), ' ') + "if x:\n";
   blocks += std::string(300, ' ') + "pass\n";
   EXPECT_NE(errorOf(blocks).find("nesting is too deep"), std::string::npos);
+  std::string nots = "x = " + [] { std::string s; for (int i = 0; i < 100000; ++i) s += "not "; return s; }() + "y\n";
+  EXPECT_NE(errorOf(nots).find("nesting is too deep"), std::string::npos);
+}
+
+TEST(Parser, ExpressionTreesAreBoundedInDepth) {
+  // Chains deepen the tree without recursing in the parser; inside 90 levels of parentheses, chains of
+  // 4000 operators (or attributes, calls, subscripts) would make a tree 360,000 levels deep.
+  auto nested = [](const std::string& chain) {
+    std::string e = "x";
+    for (int i = 0; i < 90; ++i) {
+      std::string c;
+      for (int j = 0; j < 4000; ++j) c += chain;
+      e = "(" + e + ")" + c;
+    }
+    return "y = " + e + "\n";
+  };
+  for (const char* chain : {" + x", ".a", "()", "[0]", " * x", " | x"}) {
+    std::string e = errorOf(nested(chain));
+    EXPECT_NE(e.find("expression is too deeply nested (more than 1000 levels)"), std::string::npos) << chain << ": " << e;
+  }
+  // Depth is what counts, not length: 3000 operands of one flat `and` or a chained comparison are one level.
+  std::string flat = "y = x";
+  for (int i = 0; i < 3000; ++i) flat += " and x";
+  flat += "\n";
+  auto f = parseFile(src(flat));
+  ASSERT_EQ(f->body.size(), 1u);
+  EXPECT_EQ(f->body[0]->as<AssignStmt>().value->depth, 2u);
+  auto sum = parseFile(src("y = a + b * (c - d)\n"));
+  EXPECT_EQ(sum->body[0]->as<AssignStmt>().value->depth, 4u);
 }

@@ -172,5 +172,42 @@ TEST(IrParserTest, ForkSubgraphs) {
   EXPECT_THROW(parseIR("graph(%x : Tensor):\n  %f : Future[Tensor] = prim::fork_0(%x)\n  return (%x)\n"), Error);
 }
 
+std::string errorOfIR(const std::string& text, bool typeOnly = false) {
+  try {
+    if (typeOnly) parseIRType(text);
+    else parseIR(text);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string repeat(const std::string& s, int n) {
+  std::string r;
+  for (int i = 0; i < n; ++i) r += s;
+  return r;
+}
+
+TEST(IrParserTest, DeepNestingIsAnErrorNotACrash) {
+  const int n = 100000;
+  EXPECT_NE(errorOfIR("int" + repeat("[]", n), true).find("type nested too deeply"), std::string::npos);
+  EXPECT_NE(errorOfIR("int" + repeat("?", n), true).find("type nested too deeply"), std::string::npos);
+  EXPECT_NE(errorOfIR(repeat("(", n) + "int" + repeat(")", n), true).find("nested too deeply"), std::string::npos);
+  EXPECT_NE(errorOfIR(repeat("List[", n) + "int" + repeat("]", n), true).find("nested too deeply"), std::string::npos);
+  // Suffixes and brackets add up: 150 levels of tuples, each with 150 list suffixes.
+  std::string mixed = "int";
+  for (int i = 0; i < 150; ++i) mixed = "(" + mixed + ")" + repeat("[]", 150);
+  EXPECT_NE(errorOfIR(mixed, true).find("type nested too deeply"), std::string::npos);
+  EXPECT_NE(errorOfIR("graph():\n  %c : int[] = prim::Constant[value=" + repeat("[", n) + "1" + repeat("]", n) +
+                      "]()\n  return (%c)\n").find("constant nested too deeply"),
+            std::string::npos);
+  std::string blocks = "graph(%c : bool):\n";
+  for (int i = 0; i < 50000; ++i) blocks += "  %r" + std::to_string(i) + " : int = prim::If(%c)\n    block0():\n";
+  EXPECT_NE(errorOfIR(blocks).find("blocks nested too deeply"), std::string::npos);
+  // Within the bound, nesting still parses.
+  EXPECT_EQ(parseIRType("int" + repeat("[]", 150))->str(), "int" + repeat("[]", 150));
+  EXPECT_EQ(parseIRType("Tuple[Tuple[int[], str]?, float]")->str(), "((int[], str)?, float)");
+}
+
 }  // namespace
 }  // namespace kindling

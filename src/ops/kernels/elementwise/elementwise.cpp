@@ -4,6 +4,8 @@
 // contiguous runs, OpenMP above 32k elements).
 #include "ops/kernels/elementwise/elementwise.h"
 
+#include "ops/kernels/elementwise/integer_wrap.h"
+
 #include <cmath>
 #include <cstring>
 #include <type_traits>
@@ -39,6 +41,9 @@ T divFloor(T a, T b) {
   } else if constexpr (std::is_same_v<T, bool>) {
     return a;
   } else {
+    if constexpr (std::is_signed_v<T>) {
+      if (b == T(-1)) return wrap::neg(a);  // the minimum // -1 wraps (a / -1 would trap)
+    }
     if ((a < 0) != (b < 0)) {
       const T q = static_cast<T>(a / b);
       const T r = static_cast<T>(a % b);
@@ -57,7 +62,7 @@ T remainderOf(T a, T b) {
   } else if constexpr (std::is_same_v<T, bool>) {
     return a;
   } else {
-    T mod = static_cast<T>(a % b);
+    T mod = wrap::modTrunc(a, b);
     if (mod != 0 && (b < 0) != (mod < 0)) mod = static_cast<T>(mod + b);
     return mod;
   }
@@ -124,7 +129,7 @@ Tensor add(const Tensor& self, const Operand& other, const Scalar& alpha, const 
     dispatchLoopTypes(it.loopComputeDtype(), "add", [&](auto tag) {
       using T = decltype(tag);
       if constexpr (std::is_same_v<T, bool>) cpuKernel(it, [](T a, T b) -> T { return a || b; });
-      else cpuKernel(it, [](T a, T b) -> T { return static_cast<T>(a + b); });
+      else cpuKernel(it, [](T a, T b) -> T { return wrap::add(a, b); });
     });
     return it.output();
   }
@@ -135,7 +140,7 @@ Tensor add(const Tensor& self, const Operand& other, const Scalar& alpha, const 
       cpuKernel(it, [al](T a, T b) -> T { return a || (al && b); });
     } else {
       const T al = alpha.to<T>();
-      cpuKernel(it, [al](T a, T b) -> T { return static_cast<T>(a + al * b); });
+      cpuKernel(it, [al](T a, T b) -> T { return wrap::add(a, wrap::mul(al, b)); });
     }
   });
   return it.output();
@@ -155,8 +160,8 @@ Tensor sub(const Tensor& self, const Operand& other, const Scalar& alpha, const 
   dispatchLoopTypesNoBool(it.loopComputeDtype(), "sub", [&](auto tag) {
     using T = decltype(tag);
     const T al = alpha.to<T>();
-    if (alpha.toDouble() == 1.0) cpuKernel(it, [](T a, T b) -> T { return static_cast<T>(a - b); });
-    else cpuKernel(it, [al](T a, T b) -> T { return static_cast<T>(a - al * b); });
+    if (alpha.toDouble() == 1.0) cpuKernel(it, [](T a, T b) -> T { return wrap::sub(a, b); });
+    else cpuKernel(it, [al](T a, T b) -> T { return wrap::sub(a, wrap::mul(al, b)); });
   });
   return it.output();
 }
@@ -167,7 +172,7 @@ Tensor mul(const Tensor& self, const Operand& other, const Tensor& out) {
   dispatchLoopTypes(it.loopComputeDtype(), "mul", [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_same_v<T, bool>) cpuKernel(it, [](T a, T b) -> T { return a && b; });
-    else cpuKernel(it, [](T a, T b) -> T { return static_cast<T>(a * b); });
+    else cpuKernel(it, [](T a, T b) -> T { return wrap::mul(a, b); });
   });
   return it.output();
 }
@@ -191,7 +196,7 @@ Tensor div(const Tensor& self, const Operand& other, const std::optional<std::st
     using T = decltype(tag);
     if (trunc) {
       if constexpr (isFloat<T>) cpuKernel(it, [](T a, T b) -> T { return std::trunc(a / b); });
-      else cpuKernel(it, [](T a, T b) -> T { return static_cast<T>(a / b); });
+      else cpuKernel(it, [](T a, T b) -> T { return wrap::divTrunc(a, b); });
     } else {
       cpuKernel(it, [](T a, T b) -> T { return divFloor(a, b); });
     }
@@ -265,7 +270,7 @@ void rsubScalar(Stack& s) {
   dispatchLoopTypesNoBool(it.loopComputeDtype(), "rsub", [&](auto tag) {
     using T = decltype(tag);
     const T al = alpha.to<T>();
-    cpuKernel(it, [al](T x, T o) -> T { return static_cast<T>(o - al * x); });
+    cpuKernel(it, [al](T x, T o) -> T { return wrap::sub(o, wrap::mul(al, x)); });
   });
   a.ret(it.output());
 }
@@ -297,7 +302,7 @@ Tensor fmodOp(const Tensor& self, const Operand& other, const Tensor& out) {
   return runBinary("fmod_cpu", it, [](auto x, auto y) {
     using T = decltype(x);
     if constexpr (isFloat<T>) return std::fmod(x, y);
-    else return static_cast<T>(x % y);
+    else return wrap::modTrunc(x, y);
   }, false);
 }
 void remainderTensor(Stack& s) { Args a(s, 2); Tensor r = remainderOp(a.tensor(0), a.tensor(1), Tensor()); a.ret(std::move(r)); }
@@ -325,8 +330,8 @@ T powOf(T a, T b) {
     using U = std::make_unsigned_t<T>;
     U e = static_cast<U>(b);
     while (e) {
-      if (e & 1) r = static_cast<T>(r * base);
-      base = static_cast<T>(base * base);
+      if (e & 1) r = wrap::mul(r, base);
+      base = wrap::mul(base, base);
       e >>= 1;
     }
     return r;
@@ -661,15 +666,15 @@ template <class T> T roundOf(T x) { if constexpr (isFloat<T>) return std::nearby
 template <class T> T absOf(T x) {
   if constexpr (isFloat<T>) return std::fabs(x);
   else if constexpr (std::is_unsigned_v<T> || std::is_same_v<T, bool>) return x;
-  else return static_cast<T>(x < 0 ? -x : x);
+  else return wrap::abs(x);
 }
-template <class T> T negOf(T x) { if constexpr (std::is_same_v<T, bool>) return x; else return static_cast<T>(-x); }
+template <class T> T negOf(T x) { if constexpr (std::is_same_v<T, bool>) return x; else return wrap::neg(x); }
 template <class T> T signOf(T x) {
   if constexpr (std::is_same_v<T, bool>) return x;
   else if constexpr (std::is_unsigned_v<T>) return static_cast<T>(x > 0);
   else return static_cast<T>((T(0) < x) - (x < T(0)));
 }
-template <class T> T squareOf(T x) { if constexpr (std::is_same_v<T, bool>) return x; else return static_cast<T>(x * x); }
+template <class T> T squareOf(T x) { if constexpr (std::is_same_v<T, bool>) return x; else return wrap::mul(x, x); }
 template <class T> T bitNot(T x) {
   if constexpr (std::is_same_v<T, bool>) return !x;
   else if constexpr (isFloat<T>) return x;

@@ -9,6 +9,7 @@
 #include <numeric>
 #include <type_traits>
 
+#include "ops/kernels/elementwise/integer_wrap.h"
 #include "ops/registry/kernel_args.h"
 #include "ops/registry/operator.h"
 #include "tensor/tensor_iterator.h"
@@ -151,14 +152,15 @@ void gcdK(Stack& s) {
         // ATen's calc_gcd: Euclid on absolute values
         T g;
         {
-          T p = x < 0 ? static_cast<T>(-x) : x, q = y < 0 ? static_cast<T>(-y) : y;
-          while (q != 0) { T r = static_cast<T>(p % q); p = q; q = r; }
+          T p = wrap::abs(x), q = wrap::abs(y);
+          while (q != 0) { T r = wrap::modTrunc(p, q); p = q; q = r; }
           g = p;
         }
         if constexpr (Lcm) {
           if (g == 0) return T(0);
-          T l = static_cast<T>((x / g) * y);
-          return l < 0 ? static_cast<T>(-l) : l;
+          // in int for int8/int16, as ATen's promoted arithmetic: lcm(-127, 2) is (int8)254
+          using W = std::conditional_t<(sizeof(T) < sizeof(int)), int, T>;
+          return static_cast<T>(wrap::abs(wrap::mul(static_cast<W>(wrap::divTrunc(x, g)), static_cast<W>(y))));
         } else {
           return g;
         }
@@ -179,16 +181,18 @@ void shiftK(Stack& s) {
   dispatchLoopTypesNoBool(dt, "shift", [&](auto tag) {
     using T = decltype(tag);
     if constexpr (!isFloat<T>) {
+      // As ATen 1.13 computes `(unsigned)a << b` and `a >> b` on x86: in T promoted to int (int8, int16,
+      // uint8) or T itself, with the count taken modulo the width of that promoted type (a count of 32
+      // shifts an int8 by 0, -1 shifts an int32 by 31). Spelled so that no shift is undefined in C++.
       cpuKernel(it, [](T x, T y) -> T {
-        constexpr int64_t bits = sizeof(T) * 8;
-        using U = std::make_unsigned_t<T>;
+        using P = std::conditional_t<(sizeof(T) < sizeof(int)), int, T>;
+        using UP = std::make_unsigned_t<P>;
+        constexpr P kMask = static_cast<P>(sizeof(P) * 8 - 1);
+        const int count = static_cast<int>(static_cast<P>(y) & kMask);
         if constexpr (Left) {
-          if (static_cast<int64_t>(y) < 0 || static_cast<int64_t>(y) >= bits) return T(0);
-          return static_cast<T>(static_cast<U>(x) << y);
+          return static_cast<T>(static_cast<UP>(static_cast<std::make_unsigned_t<T>>(x)) << count);
         } else {
-          if (static_cast<int64_t>(y) < 0 || static_cast<int64_t>(y) >= bits)
-            return std::is_signed_v<T> && x < 0 ? T(-1) : T(0);
-          return static_cast<T>(x >> y);
+          return static_cast<T>(static_cast<P>(x) >> count);
         }
       });
     }

@@ -347,18 +347,14 @@ constexpr uint16_t kDosDate = (0 << 9) | (1 << 5) | 1;  // 1980-01-01, as PyTorc
 }  // namespace
 
 ZipWriter::ZipWriter(const std::string& path, std::string rootName)
-    : path_(path), tmpPath_(path + ".kindling-partial"), root_(std::move(rootName)),
-      uncaughtAtStart_(std::uncaught_exceptions()) {
-  f_ = std::fopen(tmpPath_.c_str(), "wb");
-  if (!f_) throw LoadError(fmt::format("cannot create '{}': {}", path, std::strerror(errno)));
-}
+    : path_(path), root_(std::move(rootName)), uncaughtAtStart_(std::uncaught_exceptions()),
+      out_(std::make_unique<OutputFile>(path)) {}
 
 ZipWriter::~ZipWriter() {
-  if (f_ && std::uncaught_exceptions() > uncaughtAtStart_) {
+  if (out_ && std::uncaught_exceptions() > uncaughtAtStart_) {
     // Unwinding from an error: never publish a half-written archive.
-    std::fclose(f_);
-    f_ = nullptr;
-    std::remove(tmpPath_.c_str());
+    out_->abort();
+    out_.reset();
     return;
   }
   try {
@@ -368,12 +364,12 @@ ZipWriter::~ZipWriter() {
 }
 
 void ZipWriter::put(const void* p, size_t n) {
-  if (n && std::fwrite(p, 1, n, f_) != n) throw LoadError(fmt::format("cannot write '{}': {}", path_, std::strerror(errno)));
+  out_->write(p, n);
   pos_ += n;
 }
 
 void ZipWriter::writeRecord(const std::string& name, const void* data, size_t size) {
-  if (!f_) throw Error(fmt::format("zip writer for '{}' is closed", path_));
+  if (!out_) throw Error(fmt::format("zip writer for '{}' is closed", path_));
   std::string full = root_ + "/" + name;
   for (const Entry& e : entries_)
     if (e.name == full) throw Error(fmt::format("duplicate record '{}' in '{}'", name, path_));
@@ -411,7 +407,7 @@ void ZipWriter::writeRecord(const std::string& name, const void* data, size_t si
 }
 
 void ZipWriter::close() {
-  if (!f_) return;
+  if (!out_) return;
   uint64_t cdStart = pos_;
   for (const Entry& e : entries_) {
     bool bigSize = e.size >= kMax32, bigOff = e.offset >= kMax32;
@@ -476,19 +472,9 @@ void ZipWriter::close() {
   t.u32(zip64 ? kMax32 : uint32_t(cdStart));
   t.u16(0);
   put(t.s.data(), t.s.size());
-  int rc = std::fclose(f_);
-  f_ = nullptr;
-  if (rc != 0) {
-    std::remove(tmpPath_.c_str());
-    throw LoadError(fmt::format("cannot write '{}': {}", path_, std::strerror(errno)));
-  }
-  // Publish by rename: a reader that has the old file mapped (saving an archive onto itself) keeps its
-  // pages, and an interrupted save never leaves a truncated file at `path`.
-  if (std::rename(tmpPath_.c_str(), path_.c_str()) != 0) {
-    int err = errno;
-    std::remove(tmpPath_.c_str());
-    throw LoadError(fmt::format("cannot write '{}': {}", path_, std::strerror(err)));
-  }
+  // Publish (a regular file by rename: a reader that has the old file mapped keeps its pages).
+  std::unique_ptr<OutputFile> out = std::move(out_);
+  out->commit();
 }
 
 }  // namespace kindling

@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "serialize/output_file.h"
 #include "tensor/tensor.h"
 
 struct zip;
@@ -102,9 +103,11 @@ class ZipReader {
 /// Records are written as they are added; close() (or the destructor) writes the central directory.
 class ZipWriter {
  public:
-  /// Writes to "<path>.kindling-partial" and renames it to `path` on close(), so `path` is never left
-  /// truncated and may be an archive that is being read (mapped) right now. Destroyed while an exception
-  /// unwinds, the writer removes the partial file. Throws LoadError when the file cannot be created.
+  /// Writes `path` as an OutputFile (serialize/output_file.h): a regular file is replaced on close() by a
+  /// temporary file renamed over it, so `path` is never left truncated and may be an archive that is
+  /// being read (mapped) right now; a device or FIFO is written in place; a symbolic link's target is
+  /// written. Destroyed while an exception unwinds, the writer removes the partial file. Throws LoadError
+  /// when the file cannot be created.
   ZipWriter(const std::string& path, std::string rootName);
   ~ZipWriter();
   ZipWriter(const ZipWriter&) = delete;
@@ -124,10 +127,9 @@ class ZipWriter {
   };
   void put(const void* p, size_t n);
   std::string path_;
-  std::string tmpPath_;
   std::string root_;
   int uncaughtAtStart_;
-  std::FILE* f_ = nullptr;
+  std::unique_ptr<OutputFile> out_;  // null once closed
   uint64_t pos_ = 0;
   std::vector<Entry> entries_;
 };

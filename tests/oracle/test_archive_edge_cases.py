@@ -59,7 +59,7 @@ def test_save_onto_itself_keeps_the_archive(run_kindling, tmp_path, fixtures_dir
     x = torch.load(str(fixtures_dir / "cnn_input.pt"))
     want = torch.load(str(fixtures_dir / "cnn_scripted_expected.pt"))
     assert torch.allclose(m(*x), want, rtol=1e-4, atol=1e-4)
-    assert not list(tmp_path.glob("*.kindling-partial"))
+    assert not list(tmp_path.glob("*.kindling-*"))
 
 
 class ScaleBuffer(torch.nn.Module):

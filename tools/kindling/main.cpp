@@ -10,11 +10,14 @@
 // Errors are printed to stderr as "error: <message>" (compile errors add TorchScript's source excerpt).
 #include <CLI/CLI.hpp>
 #include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <new>
@@ -66,9 +69,32 @@ struct CommonOptions {
   bool json = false;            // kindling inspect
 };
 
+// errno of the first failed flush of stdout (reported at exit).
+int gStdoutErrno = 0;
+
+void flushStdout() {
+  errno = 0;
+  if ((std::fflush(stdout) != 0 || std::ferror(stdout)) && !gStdoutErrno) gStdoutErrno = errno;
+}
+
+// Runs a step that reads the user's files (archive, source, inputs): running out of memory there is a load
+// error (exit 1) naming the file, not a runtime error of the program.
+template <class F>
+auto loading(const std::string& path, F&& step) -> decltype(step()) {
+  try {
+    return step();
+  } catch (const std::bad_alloc&) {
+    throw LoadError(fmt::format("out of memory while loading '{}'", path));
+  }
+}
+
+Program openProgram(const std::string& path) {
+  return loading(path, [&] { return Program::open(path); });
+}
+
 std::vector<IValue> readInputs(const std::string& path) {
   if (path.empty()) return {};
-  IValue v = loadTorchSave(path);
+  IValue v = loading(path, [&] { return loadTorchSave(path); });
   if (v.isTuple()) return v.toTupleRef().elements;
   return {v};
 }
@@ -80,8 +106,8 @@ void applyThreads(int n) {
 int cmdRun(const CommonOptions& o) {
   applyThreads(o.threads);
   double t0 = nowMs();
-  Program p = Program::open(o.program);
-  Callable c = p.select(o.method, o.function, /*forInference=*/true);
+  Program p = openProgram(o.program);
+  Callable c = loading(o.program, [&] { return p.select(o.method, o.function, /*forInference=*/true); });
   double t1 = nowMs();
   std::vector<IValue> args = readInputs(o.input);
   double t2 = nowMs();
@@ -93,7 +119,7 @@ int cmdRun(const CommonOptions& o) {
     std::string s = out.str();
     std::fwrite(s.data(), 1, s.size(), stdout);
     std::fputc('\n', stdout);
-    std::fflush(stdout);
+    flushStdout();
   }
   std::fprintf(stderr, "load: %.3f ms, run: %.3f ms\n", t1 - t0, t3 - t2);
   return kExitOk;
@@ -128,8 +154,8 @@ int cmdParseIR(const CommonOptions& o) {
 // Hidden `kindling code PROGRAM --function F --code-files`: the chosen function (or method's class) and
 // everything it depends on, as the code/ files of an archive, each introduced by a line "#@file PATH".
 int cmdCodeFiles(const CommonOptions& o) {
-  Program p = Program::open(o.program);
-  Callable c = p.select(o.method, o.function);
+  Program p = openProgram(o.program);
+  Callable c = loading(o.program, [&] { return p.select(o.method, o.function); });
   std::vector<IValue> constants;
   TypePtr root = c.self ? TypePtr(c.self->type()) : TypePtr(std::make_shared<FunctionType>(c.function));
   for (const CodeFile& file : printCodeFiles({root}, &constants)) {
@@ -141,8 +167,8 @@ int cmdCodeFiles(const CommonOptions& o) {
 }
 
 int cmdGraph(const CommonOptions& o) {
-  Program p = Program::open(o.program);
-  Callable c = p.select(o.method, o.function);
+  Program p = openProgram(o.program);
+  Callable c = loading(o.program, [&] { return p.select(o.method, o.function); });
   std::string s;
   if (o.format == "text") {
     s = c.function->graph()->toString();
@@ -156,8 +182,8 @@ int cmdGraph(const CommonOptions& o) {
 }
 
 int cmdCode(const CommonOptions& o) {
-  Program p = Program::open(o.program);
-  Callable c = p.select(o.method, o.function);
+  Program p = openProgram(o.program);
+  Callable c = loading(o.program, [&] { return p.select(o.method, o.function); });
   // As print(fn.code) / print(m.forward.code): the code printer over the compiled graph.
   std::string s = pythonCodeOf(*c.function, /*isMethod=*/c.self.has_value());
   std::fwrite(s.data(), 1, s.size(), stdout);
@@ -195,8 +221,8 @@ int cmdBench(const CommonOptions& o) {
   applyThreads(o.threads);
   profiler::setEnabled(o.profile);  // before compiling: only Code compiled while enabled is timed
   double t0 = nowMs();
-  Program p = Program::open(o.program);
-  Callable c = p.select(o.method, o.function, /*forInference=*/true);
+  Program p = openProgram(o.program);
+  Callable c = loading(o.program, [&] { return p.select(o.method, o.function, /*forInference=*/true); });
   double loadMs = nowMs() - t0;
   std::vector<IValue> args = readInputs(o.input);
   double f0 = nowMs();
@@ -237,7 +263,7 @@ int cmdBench(const CommonOptions& o) {
 
 int cmdInspect(const CommonOptions& o) {
   ImportOptions io;
-  ImportedArchive a = importArchive(o.program, io);
+  ImportedArchive a = loading(o.program, [&] { return importArchive(o.program, io); });
   std::string s = o.json ? describeArchiveJson(a) : describeArchive(a);
   std::fwrite(s.data(), 1, s.size(), stdout);
   return kExitOk;
@@ -254,7 +280,7 @@ int cmdSave(const CommonOptions& o, const std::vector<std::string>& extras, bool
     ss << f.rdbuf();
     extraFiles[e.substr(0, eq)] = ss.str();
   }
-  Program p = Program::open(o.program);  // surfaces compile/load errors first
+  Program p = openProgram(o.program);  // surfaces compile/load errors first
   p.save(o.output, o.function, extraFiles, reprint);
   return kExitOk;
 }
@@ -402,9 +428,22 @@ int runCli(int argc, char** argv) {
 // The process ends with _Exit after flushing the output: forked tasks (torch.jit.fork) the program never
 // waited for may still run on the inter-op pool, and static destructors (operator registry, oneDNN engine)
 // must not run under them.
+// Output that could not be written (a full disk, /dev/full, a closed pipe when SIGPIPE is ignored) is an
+// error: exit 1 with a message, unless the command already failed. With SIGPIPE at its default, a reader
+// that goes away ends the process as it ends other Unix tools.
 int main(int argc, char** argv) {
-  const int rc = runCli(argc, argv);
+  // Output to a file or pipe is held until the end (up to 1 MiB), so that a failing write is seen by the
+  // final fflush with its errno (ENOSPC, EPIPE) rather than inside an earlier printf.
+  static char stdoutBuffer[1 << 20];
+  if (!isatty(fileno(stdout))) std::setvbuf(stdout, stdoutBuffer, _IOFBF, sizeof stdoutBuffer);
+  int rc = runCli(argc, argv);
+  flushStdout();
   std::cout.flush();
+  if (std::ferror(stdout)) {
+    int err = gStdoutErrno;
+    std::fprintf(stderr, "error: cannot write to standard output: %s\n", err ? std::strerror(err) : "write error");
+    if (rc == kExitOk) rc = kExitLoad;
+  }
   std::cerr.flush();
   std::fflush(nullptr);
   std::_Exit(rc);

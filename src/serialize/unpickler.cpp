@@ -1,6 +1,8 @@
 // Pickle → IValue with an allow-list of globals. See unpickler.h.
 #include "serialize/unpickler.h"
 
+#include "core/echo_excerpt.h"
+
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -229,7 +231,7 @@ struct TypeTagParser {
   const Unpickler::ClassResolver& resolver;
   size_t p = 0;
 
-  [[noreturn]] void bad() const { throw LoadError(fmt::format("malformed type tag '{}'", s)); }
+  [[noreturn]] void bad() const { throw LoadError(fmt::format("malformed type tag '{}'", echoExcerpt(s))); }
   void ws() { while (p < s.size() && s[p] == ' ') ++p; }
   std::string ident() {
     ws();
@@ -278,9 +280,9 @@ struct TypeTagParser {
     if (n == "MemoryFormat") return MemoryFormatType();
     if (n.rfind("__torch__", 0) == 0 && resolver) {
       if (TypePtr t = resolver(n)) return t;
-      throw LoadError(fmt::format("unknown class '{}' in type tag '{}'", n, s));
+      throw LoadError(fmt::format("unknown class '{}' in type tag '{}'", echoExcerpt(n), echoExcerpt(s)));
     }
-    throw LoadError(fmt::format("unknown type '{}' in type tag '{}'", n, s));
+    throw LoadError(fmt::format("unknown type '{}' in type tag '{}'", echoExcerpt(n), echoExcerpt(s)));
   }
 };
 
@@ -301,7 +303,9 @@ Unpickler::Unpickler(const void* data, size_t size, std::string name)
     : data_(static_cast<const unsigned char*>(data)), size_(size), name_(std::move(name)) {}
 
 void Unpickler::fail(const std::string& what) const {
-  throw LoadError(fmt::format("{}: {} at byte {}", name_, what, opStart_));
+  // Messages quote what they read through echoExcerpt; the cap here bounds any that do not.
+  throw LoadError(fmt::format("{}: {} at byte {}", name_, what.size() > 4 * kMaxEchoChars ? echoExcerpt(what, 4 * kMaxEchoChars) : what,
+                              opStart_));
 }
 
 const unsigned char* Unpickler::need(size_t n) {
@@ -437,19 +441,19 @@ IValue Unpickler::resolveGlobal(const std::string& module, const std::string& na
   }
   if (module == "__torch__" || module.rfind("__torch__.", 0) == 0) {
     TypePtr t = classResolver_ ? classResolver_(full) : nullptr;
-    if (!t) fail(fmt::format("unknown class '{}'", full));
+    if (!t) fail(fmt::format("unknown class '{}'", echoExcerpt(full)));
     if (auto et = std::dynamic_pointer_cast<const EnumType>(t)) {
       auto* g = new PickleGlobal(K::EnumClass, full);
       g->enumType = std::move(et);
       return makeGlobal(g);
     }
     auto cls = std::const_pointer_cast<ClassType>(std::dynamic_pointer_cast<const ClassType>(t));
-    if (!cls) fail(fmt::format("'{}' is a {}, not a class", full, t->str()));
+    if (!cls) fail(fmt::format("'{}' is a {}, not a class", echoExcerpt(full), t->str()));
     auto* g = new PickleGlobal(K::Class, full);
     g->cls = std::move(cls);
     return makeGlobal(g);
   }
-  fail(fmt::format("disallowed global '{}'", full));
+  fail(fmt::format("disallowed global '{}'", echoExcerpt(full)));
 }
 
 IValue Unpickler::persistentLoad(const IValue& pid) {
@@ -472,12 +476,12 @@ IValue Unpickler::persistentLoad(const IValue& pid) {
   if (it != storages_.end()) {
     storage = it->second;
     if (storage->nbytes() < nbytes)
-      fail(fmt::format("storage '{}' has {} bytes, a persistent id needs {}", key, storage->nbytes(), nbytes));
+      fail(fmt::format("storage '{}' has {} bytes, a persistent id needs {}", echoExcerpt(key), storage->nbytes(), nbytes));
   } else {
     if (!storageLoader_) fail("tensor data referenced but no storage records are available");
     storage = storageLoader_(key, nbytes);
     if (!storage || storage->nbytes() < nbytes)
-      fail(fmt::format("storage record '{}' is smaller than the {} bytes it should hold", key, nbytes));
+      fail(fmt::format("storage record '{}' is smaller than the {} bytes it should hold", echoExcerpt(key), nbytes));
     if (swapTensorBytes_ && esize > 1) storage = byteSwappedCopy(*storage, esize);
     storages_.emplace(key, storage);
   }
@@ -629,12 +633,12 @@ IValue Unpickler::reduce(const IValue& callable, IValue argsValue) {
       TypePtr t = parseTypeString(a[1].toStringRef());
       if (a[0].isList()) {
         auto* lt = t->cast<ListType>();
-        if (!lt) fail(fmt::format("restore_type_tag: list tagged with non-list type '{}'", a[1].toStringRef()));
+        if (!lt) fail(fmt::format("restore_type_tag: list tagged with non-list type '{}'", echoExcerpt(a[1].toStringRef())));
         a[0].toListRef().elementType = lt->elementType();
         typedContainers_.push_back(a[0].rawPtr());
       } else if (a[0].isDict()) {
         auto* dt = t->cast<DictType>();
-        if (!dt) fail(fmt::format("restore_type_tag: dict tagged with non-dict type '{}'", a[1].toStringRef()));
+        if (!dt) fail(fmt::format("restore_type_tag: dict tagged with non-dict type '{}'", echoExcerpt(a[1].toStringRef())));
         a[0].toDictRef().keyType = dt->keyType();
         a[0].toDictRef().valueType = dt->valueType();
         typedContainers_.push_back(a[0].rawPtr());
@@ -672,7 +676,7 @@ IValue Unpickler::reduce(const IValue& callable, IValue argsValue) {
       try {
         return IValue(Device::parse(s));
       } catch (const Error& e) {
-        fail(fmt::format("bad device '{}'", s));
+        fail(fmt::format("bad device '{}'", echoExcerpt(s)));
       }
     }
     case K::TorchSize: {
@@ -706,7 +710,7 @@ void Unpickler::build(IValue& target, IValue state) {
       const std::string& attr = kv.first.toStringRef();
       int slot = cls.findAttributeSlot(attr);
       if (slot < 0) {
-        if (tuplesTooDeep(kv.second, 100)) fail(fmt::format("attribute '{}' of '{}' nests tuples too deeply", attr, cls.qualName()));
+        if (tuplesTooDeep(kv.second, 100)) fail(fmt::format("attribute '{}' of '{}' nests tuples too deeply", echoExcerpt(attr), cls.qualName()));
         slot = static_cast<int>(cls.addAttribute(attr, kv.second.type()));  // as libtorch's addOrCheckAttribute
       } else if (!valueFits(kv.second, cls.attributes()[static_cast<size_t>(slot)].type)) {
         fail(fmt::format("attribute '{}' of '{}' is declared {} but the pickle holds a value of type {}", attr,

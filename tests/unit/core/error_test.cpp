@@ -60,3 +60,42 @@ TEST(SourceRange, InvalidRange) {
   CompileError e("boom", r);
   EXPECT_EQ(std::string(e.what()), "boom");
 }
+
+TEST(SourceRange, LongLinesShowAWindowAroundTheError) {
+  // A 100,000-character line: the excerpt shows 200 characters around the error, not the whole line.
+  std::string line = "y = " + std::string(60000, 'a') + " + undefined_name + " + std::string(40000, 'b');
+  auto src = std::make_shared<Source>("x = 1\n" + line + "\nz = 2\n", "long.py");
+  std::string h = rangeOf(src, "undefined_name").highlight();
+  EXPECT_LT(h.size(), 1000u) << h.size();
+  EXPECT_NE(h.find("undefined_name"), std::string::npos);
+  EXPECT_NE(h.find("(line of " + std::to_string(line.size()) + " characters)"), std::string::npos) << h;
+  EXPECT_NE(h.find("<--- HERE"), std::string::npos);
+  // The marker stays under the name in the window.
+  size_t lineAt = h.find("...aaa");
+  ASSERT_NE(lineAt, std::string::npos) << h;
+  size_t lineStart = h.rfind('\n', lineAt) + 1;
+  size_t nameCol = h.find("undefined_name", lineStart) - lineStart;
+  size_t markerStart = h.find('\n', lineStart) + 1;
+  EXPECT_EQ(h.compare(markerStart + nameCol, 14, std::string(14, '~')), 0) << h;
+  EXPECT_EQ(h[markerStart + nameCol - 1], ' ');
+  // Context lines are cut too.
+  auto ctx = std::make_shared<Source>(std::string(5000, 'c') + "\ny = q\n", "ctx.py");
+  std::string hc = rangeOf(ctx, "q").highlight();
+  EXPECT_LT(hc.size(), 500u) << hc;
+  EXPECT_NE(hc.find("(line of 5000 characters)"), std::string::npos) << hc;
+}
+
+TEST(SourceRange, LongRangesAndWholeFilesAreCut) {
+  std::string body;
+  for (int i = 0; i < 5000; ++i) body += "    x" + std::to_string(i) + " = " + std::to_string(i) + "\n";
+  auto src = std::make_shared<Source>("def f():\n" + body + "    return 1\n", "big.py");
+  size_t b = src->text.find("def");
+  size_t e = src->text.find("return 1") + 8;
+  std::string h = SourceRange(src, b, e).highlight();
+  EXPECT_LT(h.size(), 2000u) << h.size();
+  EXPECT_NE(h.find("more lines)"), std::string::npos) << h;
+  EXPECT_NE(h.find("return 1\n    ~~~~~~~~ <--- HERE"), std::string::npos) << h;
+  std::string whole = SourceRange(src, 0, src->text.size()).highlight();
+  EXPECT_LT(whole.size(), 2000u);
+  EXPECT_NE(whole.find("... (4982 more lines)"), std::string::npos) << whole;
+}

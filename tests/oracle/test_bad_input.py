@@ -197,3 +197,23 @@ def test_garbage_input_file(run_kindling, tmp_path, base):
 
 def test_model_archive_given_as_input(run_kindling, base):
     check_error(run_kindling("run", base, "--input", base), {1}, "TorchScript archive", "not a torch.save file")
+
+
+def test_error_messages_cap_echoed_pickle_bytes(run_kindling, tmp_path, base, base_input):
+    # A GLOBAL whose module name is 100,000 bytes of junk: the message quotes 200 of them and the length.
+    name = "os" + "\x01A" * 50000
+    payload = b"\x80\x02c" + name.encode() + b"\nsystem\n)R."
+    bad = rewrite_archive(base, tmp_path / "long_global.pt", replace={"data.pkl": payload})
+    res = run_kindling("run", bad, "--input", base_input)
+    check_error(res, {1}, "disallowed global", re.escape("... (100009 bytes)"))
+    assert len(res.stderr) < 1500, res.describe()
+    assert "\x01" not in res.stderr and r"\x01" in res.stderr
+
+
+def test_error_messages_cap_echoed_source_lines(run_kindling, tmp_path):
+    line = "    return x + " + " + ".join(["x"] * 20000) + " + undefined_name + " + " + ".join(["x"] * 20000)
+    src = tmp_path / "long_line.py"
+    src.write_text("def f(x: int) -> int:\n" + line + "\n")
+    res = run_kindling("run", src, "--function", "f")
+    check_error(res, {1}, "undefined_name|too deeply nested", anywhere=[re.escape(f"(line of {len(line)} characters)")])
+    assert len(res.stderr) < 2000, res.describe()

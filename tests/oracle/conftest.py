@@ -21,7 +21,9 @@ import gen_models  # noqa: E402
 
 # A report of AddressSanitizer, LeakSanitizer, UndefinedBehaviorSanitizer or ThreadSanitizer on stderr
 # (a binary built with -DKINDLING_SANITIZE=..., scripts/run-sanitizers.sh): the run fails whatever its exit code.
-SANITIZER_REPORT = re.compile(r"^(==\d+==ERROR: \w+Sanitizer|SUMMARY: \w+Sanitizer|WARNING: ThreadSanitizer)", re.M)
+# UndefinedBehaviorSanitizer built with -fno-sanitize-recover prints only "FILE:LINE:COL: runtime error: ...".
+SANITIZER_REPORT = re.compile(
+    r"^(==\d+==ERROR: \w+Sanitizer|SUMMARY: \w+Sanitizer|WARNING: ThreadSanitizer|\S+:\d+:\d+: runtime error: )", re.M)
 
 # Max abs errors recorded by the model tests, printed in the terminal summary.
 MODEL_ERRORS = {}

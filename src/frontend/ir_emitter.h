@@ -192,6 +192,10 @@ class FunctionEmitter {
   /// `$loop_return` (uninitialized) and `$did_return` (False): a return inside a loop or try statement
   /// stores its value and sets the flag; the code after the statement returns it.
   void declareFlaggedReturn(const SourceRange& loc);
+  /// `rest` guarded by `not ($did_break<L> or $loop_continue<L>)` of the current loop level L.
+  BlockExit emitUnlessIterationLeft(const SourceRange& loc, const StmtList& rest);
+  /// The environment name of loop level `depth`'s continue flag.
+  static std::string loopContinueFlag(int depth);
   void emitRaise(const RaiseStmt& s);
   void emitAssert(const AssertStmt& s);
   void emitReturn(const ReturnStmt& s);

@@ -99,6 +99,9 @@ def _report_dir():
 
 # ------------------------------------------------------------------------------------------ graph round trip
 
+_NO_OUTPUT_NODE_RE = re.compile(r"^\s+= [a-z]+::", re.M)
+
+
 @pytest.mark.parametrize("path,func,cases", _entries("test_graph_round_trip"))
 def test_graph_round_trip(path, func, cases, run_kindling, tmp_path):
     torch = tl._import_torch()
@@ -113,8 +116,11 @@ def test_graph_round_trip(path, func, cases, run_kindling, tmp_path):
         torch_reads_own = True
     except Exception:  # noqa: BLE001 - class types, Function constants: outside parse_ir's language
         torch_reads_own = False
-    # parse_ir reads no user types (classes, NamedTuples, enums: "Expected classes namespace").
-    if torch_reads_own and "__torch__." not in text:
+    # parse_ir reads no user types (classes, NamedTuples, enums: "Expected classes namespace"), and no node
+    # without outputs (` = prim::If(...)`: PyTorch prints them for `if c: xs.append(1)` and cannot read its
+    # own text back); Kindling's lowering has such nodes where PyTorch's has none, e.g. the guard of code
+    # after an `if` that may break.
+    if torch_reads_own and "__torch__." not in text and not _NO_OUTPUT_NODE_RE.search(text):
         try:
             torch._C.parse_ir(text)
         except Exception as e:  # noqa: BLE001

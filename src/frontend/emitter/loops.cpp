@@ -64,6 +64,9 @@ void FunctionEmitter::emitLoop(const SourceRange& loc, Value* maxTrip, const Exp
   ++loopDepth_;
   {
     WithInsertPoint guard(b);
+    // set by a `continue` that does not end the body, so the code after the `if` holding it is skipped
+    if (containsContinue(body))
+      frame->table[loopContinueFlag(loopDepth_)] = std::make_shared<SimpleValue>(insertConstant(IValue(false), loc));
     bindTargets(idx);
     emitStatements(body);
     Value* cont;

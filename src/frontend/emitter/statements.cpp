@@ -25,6 +25,31 @@ void checkReturnUnifies(const std::vector<TypePtr>& previous, const TypePtr& t, 
 }
 }  // namespace
 
+namespace {
+/// A break, continue or return of the current loop level somewhere in the list.
+bool leavesIteration(const StmtList& stmts) {
+  return containsBreak(stmts) || containsContinue(stmts) || containsReturn(stmts);
+}
+}  // namespace
+
+std::string FunctionEmitter::loopContinueFlag(int depth) { return "$loop_continue" + std::to_string(depth); }
+
+FunctionEmitter::BlockExit FunctionEmitter::emitUnlessIterationLeft(const SourceRange& loc, const StmtList& rest) {
+  // the flags of this loop level that a break / return ($did_break<L>) or a continue ($loop_continue<L>)
+  // set; the rest runs when none is set
+  Value* left = nullptr;
+  for (const std::string& name : {"$did_break" + std::to_string(loopDepth_), loopContinueFlag(loopDepth_)}) {
+    auto v = env_->findQuiet(name);
+    auto* sv = dynamic_cast<SimpleValue*>(v.get());
+    if (!sv) continue;
+    left = left ? builtinCallValue(loc, "aten::__or__", {NamedValue(loc, left), NamedValue(loc, sv->value)}) : sv->value;
+  }
+  if (!left) throw CompileError("internal: loop exit flags missing for a branch that leaves the iteration", loc);
+  env_->table["$keep_iterating"] = std::make_shared<SimpleValue>(
+      builtinCallValue(loc, "aten::__not__", {NamedValue(loc, left)}));
+  return emitIf(IfStmt(loc, std::make_shared<NameExpr>(loc, "$keep_iterating"), rest, {}));
+}
+
 FunctionEmitter::BlockExit FunctionEmitter::emitStatements(const StmtList& stmts) {
   BlockExit ex;
   for (size_t i = 0; i < stmts.size(); ++i) {
@@ -81,6 +106,15 @@ FunctionEmitter::BlockExit FunctionEmitter::emitStatement(const StmtPtr& s, cons
           orelse.insert(orelse.end(), rest.begin(), rest.end());
           consumedRest = true;
           return emitIf(IfStmt(is.range, is.test, body, orelse));
+        } else if (loopDepth_ > 0 && (leavesIteration(is.body) || leavesIteration(is.orelse))) {
+          // inside a loop, a break / continue / return on some path of a branch that may also fall through
+          // (`if a: if b: break` then more code): the branches set the loop's flags, and the rest of the
+          // block runs only when neither left this iteration
+          BlockExit first = emitIf(is);
+          consumedRest = true;
+          BlockExit after = emitUnlessIterationLeft(is.range, rest);
+          first.returns = first.returns || after.returns;
+          return first;
         }
       }
       return emitIf(is);
@@ -133,6 +167,8 @@ FunctionEmitter::BlockExit FunctionEmitter::emitStatement(const StmtPtr& s, cons
     case StmtKind::Pass: return ex;
     case StmtKind::Continue:
       if (loopDepth_ == 0) throw CompileError("'continue' outside loop", s->range);
+      if (env_->findQuiet(loopContinueFlag(loopDepth_)))
+        env_->table[loopContinueFlag(loopDepth_)] = std::make_shared<SimpleValue>(insertConstant(IValue(true), s->range));
       for (const TryContext& t : tries_)  // try statements of this loop skip what follows them
         if (t.loopDepth == loopDepth_)
           env_->table["$did_continue" + std::to_string(t.id)] =

@@ -5,6 +5,7 @@
 
 #include <unordered_map>
 
+#include "core/value_nesting.h"
 #include "tensor_bridge.h"
 
 namespace kindling::python {
@@ -99,6 +100,7 @@ bool isNamedTupleInstance(py::handle obj) {
 }  // namespace
 
 TypePtr inferType(py::handle obj, std::string* why) {
+  ValueNestingGuard nesting("converting");  // a Python list nested 300,000 deep is a RecursionError
   auto fail = [&](const std::string& w) -> TypePtr {
     if (why) *why = w;
     return nullptr;
@@ -329,6 +331,7 @@ py::object wrapObject(const IValue& objectValue, const std::shared_ptr<Compilati
 }
 
 py::object toPyObject(IValue v, const std::shared_ptr<CompilationUnit>& cu) {
+  ValueNestingGuard nesting("converting");
   switch (v.tag()) {
     case IValue::Tag::None: return py::none();
     case IValue::Tag::Tensor: return tensorToTorch(v.toTensor());

@@ -182,15 +182,21 @@ struct StringValue : IntrusiveTarget {
   std::string str;
 };
 
+// The containers below (tuples, lists, dicts, objects, futures, enum members) free the containers they
+// hold last iteratively (core/container_release.cpp): a list nested a million levels deep, or a linked
+// list of a million objects, is released in a loop, never by a million nested destructor calls.
+
 struct TupleValue : IntrusiveTarget {
   TupleValue() = default;
   explicit TupleValue(std::vector<IValue> e, TypePtr t = nullptr) : elements(std::move(e)), type(std::move(t)) {}
+  ~TupleValue() override;
   std::vector<IValue> elements;
   TypePtr type;  // set for NamedTuples (and when known statically); may be null
 };
 
 struct ListValue : IntrusiveTarget {
   explicit ListValue(TypePtr elemType, std::vector<IValue> e = {}) : elementType(std::move(elemType)), elements(std::move(e)) {}
+  ~ListValue() override;
   TypePtr elementType;
   std::vector<IValue> elements;
 };
@@ -198,6 +204,7 @@ struct ListValue : IntrusiveTarget {
 /// Insertion-ordered dictionary (Python dict semantics). Keys: str, int, float, bool, Tensor (identity).
 struct DictValue : IntrusiveTarget {
   DictValue(TypePtr k, TypePtr v) : keyType(std::move(k)), valueType(std::move(v)) {}
+  ~DictValue() override;
   TypePtr keyType, valueType;
   /// Entries in insertion order.
   const std::vector<std::pair<IValue, IValue>>& items() const { return items_; }
@@ -221,6 +228,7 @@ struct DictValue : IntrusiveTarget {
 /// An instance of a TorchScript class or module: attribute values by slot (see ClassType).
 struct Object : IntrusiveTarget {
   Object(ClassTypePtr t, size_t numSlots) : type(std::move(t)), slots(numSlots) {}
+  ~Object() override;
   ClassTypePtr type;
   std::vector<IValue> slots;
   const IValue& getAttr(const std::string& name) const;
@@ -230,6 +238,7 @@ struct Object : IntrusiveTarget {
 /// The value of a `fork`ed task (c10::ivalue::Future), completed with a value or an error.
 struct FutureValue : IntrusiveTarget {
   explicit FutureValue(TypePtr elemType) : elementType(std::move(elemType)) {}
+  ~FutureValue() override;
   TypePtr elementType;
   bool completed = false;
   IValue value;
@@ -247,6 +256,7 @@ struct FutureValue : IntrusiveTarget {
 /// An Enum member: its class, name and value.
 struct EnumHolder : IntrusiveTarget {
   EnumHolder(std::shared_ptr<const EnumType> t, std::string n, IValue v) : type(std::move(t)), name(std::move(n)), value(std::move(v)) {}
+  ~EnumHolder() override;
   std::shared_ptr<const EnumType> type;
   std::string name;
   IValue value;

@@ -1,9 +1,10 @@
-"""Deeply nested input, through the CLI: source programs, IR text and pickles.
+"""Deeply nested input, through the CLI: source programs, IR text, pickles and values built at run time.
 
 Every recursive walk over something a user controls is either bounded (a clear error: exit 1 for what is
 loaded or compiled, 2 for what the program raises) or iterative. Each case here nests far past what a
 recursive walk survives on an 8 MB stack, so without its bound or loop the process dies from SIGSEGV.
 """
+import importlib.util
 import re
 import zipfile
 
@@ -75,6 +76,66 @@ def test_deep_annotation_in_a_string(run_kindling, tmp_path):
     ann = "Optional[" * 100000 + "int" + "]" * 100000
     src = write(tmp_path, "ann.py", f"from typing import Optional\ndef f(x: '{ann}') -> int:\n    return 1\n")
     check(run_kindling("run", src, "--function", "f"), 1)
+
+
+# ---------------------------------------------------------------- values built at run time
+
+DEPTH = 300000
+WRAP = {"list": "[x]", "tuple": "(x,)", "dict": "{'a': x}"}
+
+
+def nest_program(tmp_path, kind, tail):
+    src = (
+        "from typing import Any\n"
+        f"def f(n: int) -> {'Any' if tail == 'return' else 'int'}:\n"
+        "    x: Any = 0\n"
+        "    for i in range(n):\n"
+        f"        x = {WRAP[kind]}\n"
+        + {"none": "    return 1\n",
+           "print": "    print(x)\n    return 1\n",
+           "str": "    s = str(x)\n    return len(s)\n",
+           "return": "    return x\n"}[tail]
+    )
+    return write(tmp_path, f"nest_{kind}_{tail}.py", src)
+
+
+
+
+@pytest.mark.parametrize("kind", sorted(WRAP))
+def test_deep_value_is_freed(run_kindling, tmp_path, kind):
+    src = nest_program(tmp_path, kind, "none")
+    res = run_kindling("run", src, "--function", "f", "--input", save_args(tmp_path, (DEPTH,)))
+    check(res, 0)
+    assert res.stdout.strip() == "1"
+
+
+@pytest.mark.parametrize("kind", sorted(WRAP))
+@pytest.mark.parametrize("tail", ["print", "str", "return"])
+def test_deep_value_printed(run_kindling, tmp_path, kind, tail):
+    src = nest_program(tmp_path, kind, tail)
+    res = run_kindling("run", src, "--function", "f", "--input", save_args(tmp_path, (DEPTH,)))
+    check(res, 2, "RecursionError", "nested more than 1000 levels")
+
+
+@pytest.mark.parametrize("kind", sorted(WRAP))
+def test_deep_value_written(run_kindling, tmp_path, kind):
+    src = nest_program(tmp_path, kind, "return")
+    out = tmp_path / "out.pt"
+    res = run_kindling("run", src, "--function", "f", "--input", save_args(tmp_path, (DEPTH,)), "--output", out)
+    check(res, 2, "RecursionError", "pickling")
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("kind", sorted(WRAP))
+def test_value_within_the_limit_prints_as_pytorch(run_kindling, tmp_path, kind):
+    # 50 levels print as Python prints them; the same program scripted by PyTorch is the oracle.
+    src = nest_program(tmp_path, kind, "str")
+    res = run_kindling("run", src, "--function", "f", "--input", save_args(tmp_path, (50,)))
+    check(res, 0)
+    spec = importlib.util.spec_from_file_location(f"nest_{kind}", src)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert int(res.stdout.strip()) == torch.jit.script(mod.f)(50)
 
 
 # ---------------------------------------------------------------- IR text (kindling graph --parse-ir)

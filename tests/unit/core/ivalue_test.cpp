@@ -350,3 +350,62 @@ TEST(IValue, DeepValuesRaiseRecursionErrorInsteadOfOverflowingTheStack) {
   EXPECT_EQ(nestedTuple(900).hash(), nestedTuple(900).hash());
   EXPECT_EQ(nestedTuple(2).type()->annotationStr(), "Tuple[Tuple[int]]");
 }
+
+TEST(IValue, DeepContainersAreFreedWithoutRecursion) {
+  // A million levels: freed recursively, each level costs a few destructor frames and overflows the
+  // stack (SIGSEGV); the containers release what they hold last in a loop.
+  constexpr int kDepth = 1000000;
+  {
+    IValue v = nestedList(kDepth);
+  }
+  {
+    IValue v = nestedTuple(kDepth);
+  }
+  {
+    IValue v(int64_t(0));
+    for (int i = 0; i < kDepth; ++i) v = dictOf({{IValue("k"), v}}, StringType(), AnyType());
+  }
+  {
+    IValue v(int64_t(0));  // a dict's key and value both hold the nesting (the key by a shallow tuple)
+    for (int i = 0; i < kDepth; ++i) {
+      auto d = makeIntrusive<DictValue>(AnyType(), AnyType());
+      d->insertOrAssign(makeTuple({IValue(int64_t(i))}), v);
+      v = makeList(AnyType(), {IValue(d)});
+    }
+  }
+  {
+    // A linked list of objects (next in slot 0).
+    auto cls = ClassType::create("__torch__.Node", false);
+    cls->addAttribute("next", AnyType());
+    IValue v;
+    for (int i = 0; i < kDepth; ++i) {
+      auto o = makeIntrusive<Object>(cls, 1);
+      o->slots[0] = v;
+      v = IValue(o);
+    }
+  }
+  {
+    IValue v(int64_t(0));  // futures and lists alternating
+    for (int i = 0; i < kDepth; ++i) {
+      auto f = makeIntrusive<FutureValue>(AnyType());
+      f->markCompleted(makeList(AnyType(), {v}));
+      v = IValue(f);
+    }
+  }
+}
+
+TEST(IValue, SharedElementsOutliveTheContainerThatDies) {
+  IValue inner = makeList(IntType(), {IValue(int64_t(7))});
+  IValue deep = inner;
+  for (int i = 0; i < 100000; ++i) deep = makeList(AnyType(), {deep});
+  deep = IValue();  // frees the 100,000 outer lists; `inner` is still referenced here
+  ASSERT_TRUE(inner.isList());
+  EXPECT_EQ(inner.toListRef().elements.size(), 1u);
+  EXPECT_EQ(inner.repr(), "[7]");
+  // A value freed while another one is being freed (a destructor that drops an unrelated deep value).
+  IValue a = nestedList(100000), b = nestedList(100000);
+  IValue pair = makeTuple({a, b});
+  a = IValue();
+  b = IValue();
+  pair = IValue();
+}

@@ -4,7 +4,6 @@ Every recursive walk over something a user controls is either bounded (a clear e
 loaded or compiled, 2 for what the program raises) or iterative. Each case here nests far past what a
 recursive walk survives on an 8 MB stack, so without its bound or loop the process dies from SIGSEGV.
 """
-import importlib.util
 import re
 import zipfile
 
@@ -128,14 +127,16 @@ def test_deep_value_written(run_kindling, tmp_path, kind):
 
 @pytest.mark.parametrize("kind", sorted(WRAP))
 def test_value_within_the_limit_prints_as_pytorch(run_kindling, tmp_path, kind):
-    # 50 levels print as Python prints them; the same program scripted by PyTorch is the oracle.
+    # 50 levels print as PyTorch prints them: Python's str, except that strings inside containers print
+    # without quotes ({a: 0}), as TorchScript's str does. (torch.jit.script of the program itself fails
+    # inside PyTorch 1.13: "bad optional access".)
     src = nest_program(tmp_path, kind, "str")
     res = run_kindling("run", src, "--function", "f", "--input", save_args(tmp_path, (50,)))
     check(res, 0)
-    spec = importlib.util.spec_from_file_location(f"nest_{kind}", src)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    assert int(res.stdout.strip()) == torch.jit.script(mod.f)(50)
+    x = 0
+    for _ in range(50):
+        x = eval(WRAP[kind], {"x": x})
+    assert int(res.stdout.strip()) == len(str(x).replace("'", ""))
 
 
 # ---------------------------------------------------------------- IR text (kindling graph --parse-ir)

@@ -3,6 +3,9 @@
 # The shared library exports only the public API (namespace kindling::api, include/kindling/): a linker
 # version script makes every other symbol local. Its dependencies are private. The static one carries
 # them as its link interface.
+# CMAKE_INSTALL_INCLUDEDIR must be set before the INSTALL_INTERFACE include directories below name it (on a
+# build folder's first configure it is not yet in the cache, and the installed targets got no include path).
+include(GNUInstallDirs)
 set(KINDLING_LAYERS core tensor ops ir frontend passes runtime serialize api)
 set(_kd_objects)
 foreach(layer ${KINDLING_LAYERS})

@@ -185,10 +185,15 @@ class Unprivileged:
     nobody (65534) and the files live in a directory it can read."""
 
     def __init__(self, kindling_bin):
+        import shutil
         import tempfile
-        self.bin = kindling_bin
         self.dir = pathlib.Path(tempfile.mkdtemp(prefix="kindling-perm-"))
         os.chmod(self.dir, 0o755)
+        # A copy of the binary nobody can execute: the checkout may sit where nobody cannot reach it
+        # (/root/kindling in a fresh root is behind /root's mode 700).
+        self.bin = str(self.dir / "kindling")
+        shutil.copy2(kindling_bin, self.bin)
+        os.chmod(self.bin, 0o755)
 
     def run(self, *args):
         def drop():

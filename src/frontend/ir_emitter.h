@@ -194,7 +194,9 @@ class FunctionEmitter {
   void declareFlaggedReturn(const SourceRange& loc);
   /// `rest` guarded by `not ($did_break<L> or $loop_continue<L>)` of the current loop level L.
   BlockExit emitUnlessIterationLeft(const SourceRange& loc, const StmtList& rest);
-  /// The environment name of loop level `depth`'s continue flag.
+  /// The environment names of loop level `depth`'s break flag (also set by a return inside the loop) and
+  /// continue flag.
+  static std::string loopBreakFlag(int depth);
   static std::string loopContinueFlag(int depth);
   void emitRaise(const RaiseStmt& s);
   void emitAssert(const AssertStmt& s);

@@ -27,7 +27,7 @@ void FunctionEmitter::emitLoop(const SourceRange& loc, Value* maxTrip, const Exp
     assigned.insert("$did_return");
   }
   bool hasBreak = containsBreak(body) || hasReturn;
-  const std::string breakFlag = "$did_break" + std::to_string(loopDepth_ + 1);
+  const std::string breakFlag = loopBreakFlag(loopDepth_ + 1);
   if (hasBreak) {
     env_->table[breakFlag] = std::make_shared<SimpleValue>(insertConstant(IValue(false), loc));
     assigned.insert(breakFlag);

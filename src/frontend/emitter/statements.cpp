@@ -32,13 +32,14 @@ bool leavesIteration(const StmtList& stmts) {
 }
 }  // namespace
 
+std::string FunctionEmitter::loopBreakFlag(int depth) { return "$did_break" + std::to_string(depth); }
 std::string FunctionEmitter::loopContinueFlag(int depth) { return "$loop_continue" + std::to_string(depth); }
 
 FunctionEmitter::BlockExit FunctionEmitter::emitUnlessIterationLeft(const SourceRange& loc, const StmtList& rest) {
   // the flags of this loop level that a break / return ($did_break<L>) or a continue ($loop_continue<L>)
   // set; the rest runs when none is set
   Value* left = nullptr;
-  for (const std::string& name : {"$did_break" + std::to_string(loopDepth_), loopContinueFlag(loopDepth_)}) {
+  for (const std::string& name : {loopBreakFlag(loopDepth_), loopContinueFlag(loopDepth_)}) {
     auto v = env_->findQuiet(name);
     auto* sv = dynamic_cast<SimpleValue*>(v.get());
     if (!sv) continue;
@@ -151,7 +152,7 @@ FunctionEmitter::BlockExit FunctionEmitter::emitStatement(const StmtPtr& s, cons
         env_->table["$loop_return"] = std::make_shared<SimpleValue>(v);
         env_->table["$did_return"] = std::make_shared<SimpleValue>(insertConstant(IValue(true), s->range));
         if (loopDepth_ > 0)
-          env_->table["$did_break" + std::to_string(loopDepth_)] =
+          env_->table[loopBreakFlag(loopDepth_)] =
               std::make_shared<SimpleValue>(insertConstant(IValue(true), s->range));
         return ex;
       }
@@ -177,7 +178,7 @@ FunctionEmitter::BlockExit FunctionEmitter::emitStatement(const StmtPtr& s, cons
     case StmtKind::Break: {
       if (loopDepth_ == 0) throw CompileError("'break' outside loop", s->range);
       Value* t = insertConstant(IValue(true), s->range);
-      env_->table["$did_break" + std::to_string(loopDepth_)] = std::make_shared<SimpleValue>(t);
+      env_->table[loopBreakFlag(loopDepth_)] = std::make_shared<SimpleValue>(t);
       return ex;
     }
     case StmtKind::Delete: emitDelete(s->as<DeleteStmt>()); return ex;

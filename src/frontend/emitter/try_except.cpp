@@ -262,7 +262,7 @@ FunctionEmitter::BlockExit FunctionEmitter::emitTry(const TryStmt& s, const Stmt
   // A return, break or continue inside the statement skips what follows it.
   std::vector<Value*> flags;
   if (hasReturn) flags.push_back(var("$did_return"));
-  if (loopDepth_ > 0 && (hasBreak || hasReturn)) flags.push_back(var("$did_break" + std::to_string(loopDepth_)));
+  if (loopDepth_ > 0 && (hasBreak || hasReturn)) flags.push_back(var(loopBreakFlag(loopDepth_)));
   if (hasContinue) flags.push_back(var(didContinue));
   if (flags.empty()) {
     BlockExit r = emitStatements(rest);

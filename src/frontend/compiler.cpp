@@ -436,6 +436,13 @@ std::vector<Function*> compileSource(CompilationTarget& target, const std::share
     if (it == classes.end()) return nullptr;
     return defineClass(target, file, *it->second, q, ctx);
   };
+  // The definer holds `ctx`, which holds the resolver: a reference cycle until the definer is dropped.
+  // It is dropped on every way out of this call, a compile error included (the class map is only valid
+  // during this call anyway).
+  struct DropDefiner {
+    FileResolver& r;
+    ~DropDefiner() { r.definer_ = nullptr; }
+  } dropDefiner{*resolver};
   // second pass: classes (in order), then functions
   for (auto& q : classOrder)
     if (!pythonModule(*classes.at(q))) defineClass(target, file, *classes.at(q), q, ctx);
@@ -447,7 +454,6 @@ std::vector<Function*> compileSource(CompilationTarget& target, const std::share
   });
   std::vector<Function*> fns;
   for (const DefStmt* d : defs) fns.push_back(target.findFunction(options.prefix + "." + d->name));
-  resolver->definer_ = nullptr;  // the class map is only valid during this call
   return fns;
 }
 

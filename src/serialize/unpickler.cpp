@@ -194,6 +194,44 @@ bool valueFits(const IValue& v, const TypePtr& t, size_t depth = 0) {
 
 }  // namespace
 
+namespace {
+
+/// Releases what a parse leaves behind (its stack, memo and every popped value). Each container reachable
+/// from `work` was made by this parse and is referenced only from the parse's own values, so one outside
+/// `keep` (the containers of the returned result) is emptied outright instead of waiting for its reference
+/// count: that frees the cycles a hostile pickle builds through the memo (a list appended to itself, then
+/// popped, or rejected as recursive), which reference counting alone never frees. Iterative, so nesting
+/// depth does not matter.
+void releaseParseLeftovers(std::vector<IValue> work, const std::unordered_set<const IntrusiveTarget*>& keep) {
+  std::unordered_set<const IntrusiveTarget*> emptied;
+  while (!work.empty()) {
+    IValue v = std::move(work.back());
+    work.pop_back();
+    if (!isContainer(v) || keep.count(v.rawPtr()) || !emptied.insert(v.rawPtr()).second) continue;
+    if (v.isList()) {
+      auto& e = v.toListRef().elements;
+      for (auto& x : e) work.push_back(std::move(x));
+      e.clear();
+    } else if (v.isTuple()) {
+      auto& e = v.toTupleRef().elements;
+      for (auto& x : e) work.push_back(std::move(x));
+      e.clear();
+    } else if (v.isObject()) {
+      auto& e = v.toObjectRef().slots;
+      for (auto& x : e) work.push_back(std::move(x));
+      e.clear();
+    } else if (v.isDict()) {
+      for (const auto& kv : v.toDictRef().items()) {
+        work.push_back(kv.first);
+        work.push_back(kv.second);
+      }
+      v.toDictRef().clear();
+    }
+  }
+}
+
+}  // namespace
+
 void destroyIteratively(std::vector<IValue> work) {
   while (!work.empty()) {
     IValue v = std::move(work.back());
@@ -728,30 +766,28 @@ void Unpickler::build(IValue& target, IValue state) {
 
 IValue Unpickler::parse() {
   IValue result;
-  try {
-    result = run();
-  } catch (...) {
-    std::vector<IValue> all = std::move(stack_);
-    for (auto& m : memo_) all.push_back(std::move(m));
-    for (auto& g : graveyard_) all.push_back(std::move(g));
+  std::vector<IValue> rest;
+  auto collectLeftovers = [&] {
+    for (auto& v : stack_) rest.push_back(std::move(v));
+    for (auto& m : memo_) rest.push_back(std::move(m));
+    for (auto& g : graveyard_) rest.push_back(std::move(g));
+    stack_.clear();
     memo_.clear();
     graveyard_.clear();
-    destroyIteratively(std::move(all));
-    throw;
-  }
-  std::vector<IValue> rest = std::move(stack_);
-  for (auto& m : memo_) rest.push_back(std::move(m));
-  for (auto& g : graveyard_) rest.push_back(std::move(g));
-  memo_.clear();
-  graveyard_.clear();
+  };
   try {
-    finishTypes(result);
+    result = run();
+    collectLeftovers();
+    finishTypes(result, &resultContainers_);
   } catch (...) {
+    collectLeftovers();
     rest.push_back(std::move(result));
-    destroyIteratively(std::move(rest));
+    resultContainers_.clear();
+    releaseParseLeftovers(std::move(rest), resultContainers_);
     throw;
   }
-  destroyIteratively(std::move(rest));
+  releaseParseLeftovers(std::move(rest), resultContainers_);
+  resultContainers_.clear();
   return result;
 }
 
@@ -1039,7 +1075,7 @@ IValue Unpickler::run() {
   }
 }
 
-void Unpickler::finishTypes(const IValue& root) {
+void Unpickler::finishTypes(const IValue& root, std::unordered_set<const IntrusiveTarget*>* reached) {
   // Iterative post-order walk: rejects cycles and deep nesting, infers element types of untagged
   // containers from their (already finished) elements, applies declared attribute types of objects.
   std::unordered_set<const IntrusiveTarget*> tagged(typedContainers_.begin(), typedContainers_.end());
@@ -1119,6 +1155,8 @@ void Unpickler::finishTypes(const IValue& root) {
     state[v.rawPtr()] = 2;
     frames.pop_back();
   }
+  if (reached)
+    for (const auto& [p, st] : state) reached->insert(p);
 }
 
 IValue unpickle(const void* data, size_t size, const std::string& name, Unpickler::ClassResolver classResolver,

@@ -24,6 +24,7 @@
 #include <functional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "core/function.h"
@@ -76,7 +77,9 @@ class Unpickler {
   IValue persistentLoad(const IValue& pid);
   IValue rebuildTensor(std::vector<IValue>& args, bool v2);
   TypePtr parseTypeString(const std::string& s);
-  void finishTypes(const IValue& root);
+  /// Checks and completes the container types of the result; `reached` (if given) receives every
+  /// container reachable from `root`.
+  void finishTypes(const IValue& root, std::unordered_set<const IntrusiveTarget*>* reached = nullptr);
 
   const unsigned char* data_;
   size_t size_;
@@ -94,6 +97,7 @@ class Unpickler {
   bool swapTensorBytes_ = false;
   std::vector<Tensor> tensorTable_;
   std::unordered_map<std::string, Storage> storages_;
+  std::unordered_set<const IntrusiveTarget*> resultContainers_;  // the result's, kept when a parse is released
   std::vector<const IntrusiveTarget*> typedContainers_;  // lists/dicts whose type came from a tag
 };
 

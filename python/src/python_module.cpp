@@ -9,6 +9,7 @@
 
 #include "api/api.h"
 #include "core/error.h"
+#include "graph_builder.h"
 #include "script_objects.h"
 #include "tensor_bridge.h"
 #include "value_conversion.h"
@@ -65,6 +66,7 @@ PYBIND11_MODULE(_C, m) {
   m.def("_register_python_class", &registerPythonClass);
 
   initScriptObjectBindings(m);
+  initGraphBuilderBindings(m);
 
   m.def("set_num_threads", &kindling::set_num_threads, "Intra-op threads for Kindling's kernels (>= 1).");
   m.def("get_num_threads", &kindling::get_num_threads);

@@ -325,6 +325,8 @@ class GraphBuilder {
 }  // namespace
 
 void initGraphBuilderBindings(py::module_& m) {
+  m.def("_has_operator", [](const std::string& name) { return isBuiltinOperator(name, OperatorRegistry::global()); },
+        "True when the registry has an operator of this name (\"aten::add\"), any overload.");
   py::class_<GraphValueHandle>(m, "GraphValue", "A value of a GraphBuilder's graph.")
       .def_property_readonly("type", [](const GraphValueHandle& h) { return h.value->type()->annotationStr(); })
       .def_property_readonly("kind", [](const GraphValueHandle& h) { return h.value->node()->kind().toQualString(); })

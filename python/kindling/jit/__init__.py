@@ -18,6 +18,7 @@ from ._fuser import (enable_onednn_fusion, fuser, onednn_fusion_enabled, optimiz
 from ._patch import patch_torch, unpatch_torch
 from ._script_module import Graph, ScriptFunction, ScriptMethod, ScriptModule
 from ._serialization import load, save
+from ._trace import TracerWarning, TracingCheckError, script_if_tracing, trace, trace_module
 
 __all__ = [
     "Attribute", "CompileError", "Error", "Final", "Graph", "ScriptFunction", "ScriptMethod", "ScriptModule",
@@ -25,4 +26,5 @@ __all__ = [
     "unused", "Future", "fork", "wait", "freeze", "optimize_for_inference",
     "enable_onednn_fusion", "fuser", "onednn_fusion_enabled", "optimized_execution", "set_fusion_strategy",
     "strict_fusion", "patch_torch", "unpatch_torch",
+    "TracerWarning", "TracingCheckError", "script_if_tracing", "trace", "trace_module",
 ]

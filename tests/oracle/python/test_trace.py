@@ -1,0 +1,488 @@
+"""kindling.jit.trace against torch.jit.trace 1.13: a corpus of functions and modules (MLPs, convnets,
+residual blocks, tensor methods, views and indexing, size-dependent code, in-place ops, several outputs,
+torchvision resnet18 / mobilenet_v2, nn.LSTM). For each case torch.jit.trace runs FIRST; then
+kindling.jit.trace runs with torch.jit and torch._C._jit_* replaced by raisers. Checked: outputs equal to
+eager's and to torch's trace on the example inputs and, where torch's trace replays on other shapes, on
+those too; the recorded operator kinds equal torch's (modulo the size bookkeeping); Kindling's .save()
+loaded by torch.jit.load gives the same outputs; TracerWarnings; check_trace failures; mixing with
+kindling ScriptFunctions; script_if_tracing."""
+from pyapi_helpers import assert_same, kindling_only  # noqa: F401  (first: puts the package on sys.path)
+import re
+import warnings
+
+import pytest
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+import kindling
+import kindling.jit
+from kindling import _C
+from kindling.jit import ScriptFunction
+
+
+def _seed():
+    torch.manual_seed(0)
+
+
+# ------------------------------------------------------------------ corpus
+class MLP(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1, self.fc2, self.fc3 = nn.Linear(16, 32), nn.Linear(32, 32), nn.Linear(32, 4)
+
+    def forward(self, x):
+        return self.fc3(torch.relu(self.fc2(F.gelu(self.fc1(x)))))
+
+
+class ConvNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.features = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.BatchNorm2d(8), nn.ReLU(),
+                                      nn.MaxPool2d(2), nn.Conv2d(8, 16, 3, stride=2), nn.ReLU(inplace=True))
+        self.pool = nn.AdaptiveAvgPool2d((1, 1))
+        self.fc = nn.Linear(16, 10)
+
+    def forward(self, x):
+        x = self.pool(self.features(x))
+        return self.fc(torch.flatten(x, 1))
+
+
+class Residual(nn.Module):
+    def __init__(self, c=8):
+        super().__init__()
+        self.conv1 = nn.Conv2d(c, c, 3, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(c)
+        self.conv2 = nn.Conv2d(c, c, 3, padding=1, bias=False)
+        self.bn2 = nn.BatchNorm2d(c)
+
+    def forward(self, x):
+        y = F.relu(self.bn1(self.conv1(x)))
+        y = self.bn2(self.conv2(y))
+        y += x
+        return F.relu(y)
+
+
+class Flattener(nn.Module):
+    """Size-dependent: reads the batch size from the input (replays on other batch sizes)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(12, 3)
+
+    def forward(self, x):
+        n = x.size(0)
+        return self.fc(x.reshape(n, -1)).view(n, 3, 1)
+
+
+class TwoOutputs(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.a = nn.Linear(6, 3)
+        self.b = nn.Linear(6, 2)
+
+    def forward(self, x, y):
+        return self.a(x).tanh(), (self.b(y) * 2, x.mean(dim=0))
+
+
+class Deconv(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.up = nn.ConvTranspose2d(4, 2, 3, stride=2, padding=1, output_padding=1)
+        self.conv1d = nn.Conv1d(2, 3, 3, groups=1, dilation=2)
+
+    def forward(self, x):
+        y = self.up(x)
+        return self.conv1d(y.flatten(2))
+
+
+class Norms(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.ln = nn.LayerNorm(8)
+        self.gn = nn.GroupNorm(2, 4)
+
+    def forward(self, x, img):
+        return F.layer_norm(self.ln(x), (8,)), self.gn(img).sigmoid()
+
+
+class Embed(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(20, 6)
+        self.fc = nn.Linear(6, 2)
+
+    def forward(self, ids):
+        return self.fc(self.emb(ids)).log_softmax(-1)
+
+
+class LSTMModel(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(5, 7, num_layers=2)
+        self.head = nn.Linear(7, 3)
+
+    def forward(self, x):
+        out, (h, c) = self.lstm(x)
+        return self.head(out[-1]), h, c
+
+
+def f_elementwise(x, y):
+    return (x * y + 2 - y / 3).abs().sqrt() + torch.exp(-x) * torch.clamp(y, -0.5, 0.5)
+
+
+def f_compare(x, y):
+    return torch.where(x > y, x, y * 2) + (x <= 0).float() - (~(y < 0)).to(torch.float32)
+
+
+def f_reduce(x):
+    return x.sum(1), x.max(dim=0)[0], x.argmin(1), x.std(), x.norm(dim=1)
+
+
+def f_views(x):
+    return x.transpose(0, 1).contiguous().view(-1), x.permute(2, 0, 1), x.unsqueeze(1).squeeze(1).flatten()
+
+
+def f_index(x):
+    return x[0], x[:, 1:3], x[..., -1], x[None, 1, ::2], x[:, torch.tensor([0, 2])]
+
+
+def f_setitem(x):
+    y = x.clone()
+    y[0] = 0.0
+    y[:, 1] = y[:, 2] * 3
+    y[1:, 0:2] += 1
+    return y
+
+
+def f_inplace(x):
+    y = x.clone()
+    y.mul_(2).add_(1)
+    y.relu_()
+    y.clamp_(max=2.0)
+    return y
+
+
+def f_sizes(x):
+    b, c = x.shape[0], x.shape[1]
+    return x.view(b * c, -1).mean(1).view(b, c) + b
+
+
+def f_cat_stack(x, y):
+    return torch.cat([x, y], dim=1), torch.stack((x, y)), torch.cat((x, y)).split(2)
+
+
+def f_chunk(x):
+    a, b, c = x.chunk(3, dim=-1)
+    return a.sigmoid() * b.tanh() + c
+
+
+def f_matmul(a, b):
+    return a @ b, torch.bmm(a, b.transpose(1, 2).transpose(1, 2)), torch.matmul(a, b).softmax(-1)
+
+
+def f_factories(x):
+    z = torch.zeros(x.shape[0], 3)
+    o = torch.ones_like(x)
+    return z + 1, o * x, torch.arange(5).float() * 2, torch.full((2, 2), 3.0)
+
+
+def f_dtype(x):
+    return x.long() * 3, x.to(torch.float64) / 2, x.int().float().sum()
+
+
+def f_activations(x):
+    return F.leaky_relu(x, 0.1) + F.elu(x) + F.hardtanh(x) + F.silu(x) + F.softplus(x) + torch.sigmoid(x)
+
+
+def f_pools(x):
+    return F.avg_pool2d(x, 2), F.max_pool2d(x, 3, stride=1, padding=1), F.adaptive_max_pool2d(x, 2)
+
+
+def f_interp(x):
+    return F.interpolate(x, scale_factor=2, mode="nearest"), F.pad(x, (1, 1, 2, 0))
+
+
+def f_reverse_ops(x):
+    return 1 - x, 2 / (x.abs() + 1), 2 ** x, -x, x ** 2
+
+
+def f_expand(x):
+    return x.expand(3, -1, -1) * 2, x.repeat(2, 1, 1), x.unsqueeze(0).expand_as(torch.empty(2, 4, 2, 3)).sum()
+
+
+def f_list_output(x):
+    return [x + 1, x * 2]
+
+
+def f_dict_output(x):
+    return {"a": x.relu(), "b": x.sigmoid()}
+
+
+def _resnet18():
+    import torchvision
+    return torchvision.models.resnet18(weights=None)
+
+
+def _mobilenet_v2():
+    import torchvision
+    return torchvision.models.mobilenet_v2(weights=None)
+
+
+CASES = [
+    # (id, factory of the function or module, example inputs, other-shape inputs or None, strict)
+    ("mlp", MLP, lambda: (torch.randn(5, 16),), lambda: (torch.randn(9, 16),), True),
+    ("convnet", ConvNet, lambda: (torch.randn(2, 3, 16, 16),), lambda: (torch.randn(3, 3, 20, 20),), True),
+    ("residual", Residual, lambda: (torch.randn(2, 8, 6, 6),), lambda: (torch.randn(1, 8, 9, 5),), True),
+    ("flattener", Flattener, lambda: (torch.randn(4, 3, 4),), lambda: (torch.randn(7, 3, 4),), True),
+    ("two_outputs", TwoOutputs, lambda: (torch.randn(4, 6), torch.randn(4, 6)), lambda: (torch.randn(2, 6),
+                                                                                          torch.randn(2, 6)), True),
+    ("deconv", Deconv, lambda: (torch.randn(1, 4, 5, 5),), lambda: (torch.randn(2, 4, 6, 6),), True),
+    ("norms", Norms, lambda: (torch.randn(3, 8), torch.randn(2, 4, 3, 3)), None, True),
+    ("embedding", Embed, lambda: (torch.tensor([[1, 2, 3], [4, 5, 19]]),), lambda: (torch.tensor([[7]]),), True),
+    ("lstm_model", LSTMModel, lambda: (torch.randn(4, 2, 5),), lambda: (torch.randn(6, 3, 5),), True),
+    ("nn_lstm", lambda: nn.LSTM(4, 6), lambda: (torch.randn(3, 2, 4),), lambda: (torch.randn(5, 1, 4),), True),
+    ("nn_gru_batch_first", lambda: nn.GRU(4, 5, batch_first=True), lambda: (torch.randn(2, 3, 4),), None, True),
+    ("sequential", lambda: nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Dropout(0.3), nn.Linear(4, 2),
+                                         nn.Softmax(dim=1)), lambda: (torch.randn(6, 3),), None, True),
+    ("elementwise", lambda: f_elementwise, lambda: (torch.randn(3, 4), torch.randn(3, 4)),
+     lambda: (torch.randn(2, 2), torch.randn(2, 2)), True),
+    ("compare", lambda: f_compare, lambda: (torch.randn(5), torch.randn(5)), lambda: (torch.randn(8),
+                                                                                       torch.randn(8)), True),
+    ("reduce", lambda: f_reduce, lambda: (torch.randn(4, 5),), lambda: (torch.randn(6, 3),), True),
+    ("views", lambda: f_views, lambda: (torch.randn(2, 3, 4),), lambda: (torch.randn(3, 2, 5),), True),
+    ("index", lambda: f_index, lambda: (torch.randn(3, 4, 5),), lambda: (torch.randn(4, 5, 6),), True),
+    ("setitem", lambda: f_setitem, lambda: (torch.randn(4, 5),), lambda: (torch.randn(3, 3),), True),
+    ("inplace", lambda: f_inplace, lambda: (torch.randn(3, 4),), lambda: (torch.randn(2, 7),), True),
+    ("sizes", lambda: f_sizes, lambda: (torch.randn(2, 3, 4),), lambda: (torch.randn(5, 2, 6),), True),
+    ("cat_stack", lambda: f_cat_stack, lambda: (torch.randn(2, 3), torch.randn(2, 3)), None, True),
+    ("chunk", lambda: f_chunk, lambda: (torch.randn(2, 9),), lambda: (torch.randn(4, 6),), True),
+    ("matmul", lambda: f_matmul, lambda: (torch.randn(2, 3, 3), torch.randn(2, 3, 3)), None, True),
+    ("factories", lambda: f_factories, lambda: (torch.randn(4, 2),), lambda: (torch.randn(6, 2),), True),
+    ("dtype", lambda: f_dtype, lambda: (torch.randn(3, 3) * 10,), None, True),
+    ("activations", lambda: f_activations, lambda: (torch.randn(4, 4),), lambda: (torch.randn(2, 9),), True),
+    ("pools", lambda: f_pools, lambda: (torch.randn(1, 2, 6, 6),), lambda: (torch.randn(2, 2, 8, 8),), True),
+    ("interpolate_pad", lambda: f_interp, lambda: (torch.randn(1, 2, 3, 3),), None, True),
+    ("reverse_ops", lambda: f_reverse_ops, lambda: (torch.randn(3, 2),), lambda: (torch.randn(5),), True),
+    ("expand", lambda: f_expand, lambda: (torch.randn(1, 2, 3),), None, True),
+    ("list_output", lambda: f_list_output, lambda: (torch.randn(3),), lambda: (torch.randn(5),), False),
+    ("dict_output", lambda: f_dict_output, lambda: (torch.randn(3),), lambda: (torch.randn(4),), False),
+    ("resnet18", _resnet18, lambda: (torch.randn(1, 3, 64, 64),), lambda: (torch.randn(2, 3, 48, 48),), True),
+    ("mobilenet_v2", _mobilenet_v2, lambda: (torch.randn(1, 3, 64, 64),), None, True),
+]
+
+# Bookkeeping nodes whose spelling differs between the tracers (torch does size arithmetic on tensors).
+_BOOKKEEPING = {"aten::Int", "aten::size", "prim::NumToTensor", "aten::ScalarImplicit", "aten::floordiv",
+                "aten::floor_divide", "aten::mul", "aten::add", "aten::sub", "aten::to", "aten::detach",
+                "aten::expand", "aten::contiguous", "aten::view", "aten::lift_fresh", "aten::clone", "aten::copy_",
+                "aten::ones", "aten::zeros", "aten::tensor", "aten::neg", "aten::remainder"}
+
+
+def _aten_kinds(graph_text):
+    return {m.group(1) for m in re.finditer(r"= ((?:aten|prim)::[A-Za-z_0-9]+)", graph_text)
+            if m.group(1).startswith("aten::")}
+
+
+def _make(factory):
+    _seed()
+    obj = factory()
+    if isinstance(obj, nn.Module):
+        obj.eval()
+    return obj
+
+
+def _clone(inputs):
+    return tuple(i.clone() for i in inputs)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_trace_corpus(case, kindling_only, tmp_path):
+    name, factory, example, other, strict = case
+    obj = _make(factory)
+    _seed()
+    ex = example()
+    oth = other() if other else None
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = obj(*_clone(ex))
+        theirs = torch.jit.trace(obj, _clone(ex), strict=strict, check_trace=False)
+        theirs_out = theirs(*_clone(ex))
+        theirs_other = theirs(*_clone(oth)) if oth else None
+        eager_other = obj(*_clone(oth)) if oth else None
+    torch_kinds = _aten_kinds(str(theirs.inlined_graph))
+    with kindling_only():
+        ours = kindling.jit.trace(obj, _clone(ex), strict=strict)
+        got = ours(*_clone(ex))
+        got_other = ours(*_clone(oth)) if oth else None
+        path = tmp_path / (name + ".pt")
+        ours.save(str(path))
+        our_graph = str(ours.graph)
+    assert_same(got, expected, atol=1e-4, rtol=1e-4, path="vs eager")
+    assert_same(got, theirs_out, atol=1e-4, rtol=1e-4, path="vs torch.jit.trace")
+    if oth:
+        assert_same(got_other, theirs_other, atol=1e-4, rtol=1e-4, path="other shapes vs torch.jit.trace")
+        assert_same(got_other, eager_other, atol=1e-4, rtol=1e-4, path="other shapes vs eager")
+    our_kinds = _aten_kinds(our_graph)
+    assert our_kinds - _BOOKKEEPING == torch_kinds - _BOOKKEEPING, (our_kinds ^ torch_kinds) - _BOOKKEEPING
+    loaded = torch.jit.load(str(path))
+    with torch.no_grad():
+        assert_same(loaded(*_clone(ex)), expected, atol=1e-4, rtol=1e-4, path="torch.jit.load of Kindling's save")
+
+
+# ------------------------------------------------------------------ graph shape
+def test_graph_reads_like_torch(kindling_only):
+    conv = _make(lambda: nn.Conv2d(3, 4, 3, stride=2))
+    x = torch.randn(1, 3, 8, 8)
+    with kindling_only():
+        g = str(kindling.jit.trace(conv, x).graph)
+        sizes = str(kindling.jit.trace(lambda t: t.view(t.size(0), -1), torch.randn(2, 3)).graph)
+    assert "aten::_convolution" in g and "aten::conv2d" not in g
+    assert "prim::Constant" in g
+    assert re.search(r"aten::size\(%\w+, %\d+\)", sizes), sizes
+    assert "prim::NumToTensor" in sizes and "aten::Int" in sizes
+
+
+def test_size_dependent_replays_where_baked_shape_does_not(kindling_only):
+    def f(x):
+        return x.reshape(x.shape[0] * 2, -1)
+    with kindling_only():
+        ours = kindling.jit.trace(f, torch.randn(4, 6))
+        out = ours(torch.randn(3, 8))
+    assert out.shape == (6, 4)
+
+
+# ------------------------------------------------------------------ warnings and checks
+def test_tracer_warnings(kindling_only):
+    def to_float(x):
+        return x * float(x.sum())
+
+    def to_number(x):
+        return x * x.sum().item()
+
+    def to_integer(x):
+        return x * int(x.sum())
+
+    def to_bool(x):
+        if x.sum() > 0:
+            return x + 1
+        return x - 1
+
+    def to_list(x):
+        return x * len(x.tolist())
+
+    cases = [(to_float, "Python float"), (to_number, "Python number"), (to_integer, "Python integer"),
+             (to_bool, "Python boolean"), (to_list, "Python list"), (f_list_output, "list at the output")]
+    for fn, what in cases:
+        with warnings.catch_warnings(record=True) as torch_w:
+            warnings.simplefilter("always")
+            torch.jit.trace(fn, torch.ones(3), check_trace=False)
+        assert any(what in str(w.message) for w in torch_w), (what, [str(w.message) for w in torch_w])
+        with kindling_only(), warnings.catch_warnings(record=True) as ours_w:
+            warnings.simplefilter("always")
+            kindling.jit.trace(fn, torch.ones(3), check_trace=False)
+        msgs = [w for w in ours_w if issubclass(w.category, kindling.jit.TracerWarning)]
+        assert any(what in str(w.message) for w in msgs), (what, [str(w.message) for w in ours_w])
+
+
+def test_tracer_warning_value_is_constant(kindling_only):
+    def f(x):
+        return x * float(x.sum())
+    with kindling_only(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours = kindling.jit.trace(f, torch.ones(3), check_trace=False)
+        out = ours(torch.full((3,), 2.0))
+    assert torch.equal(out, torch.full((3,), 6.0))  # 3.0 from the example, baked in (as torch's trace)
+
+
+def test_check_trace_warns_on_nondeterministic(kindling_only):
+    """torch 1.13's check_trace warns (it does not raise) for nondeterministic nodes and outputs that
+    differ from the Python function's."""
+    def noisy(x):
+        return x + torch.rand_like(x)
+    expected = ["Trace had nondeterministic nodes", "does not match the corresponding output of the Python function"]
+    with warnings.catch_warnings(record=True) as torch_w:
+        warnings.simplefilter("always")
+        torch.jit.trace(noisy, torch.ones(3))
+    with kindling_only(), warnings.catch_warnings(record=True) as ours_w:
+        warnings.simplefilter("always")
+        kindling.jit.trace(noisy, torch.ones(3))
+    for text in expected:
+        assert any(text in str(w.message) for w in torch_w), text
+        assert any(text in str(w.message) and issubclass(w.category, kindling.jit.TracerWarning) for w in ours_w), \
+            (text, [str(w.message)[:80] for w in ours_w])
+
+
+def test_check_inputs_data_dependent_control_flow(kindling_only):
+    def branchy(x):
+        if bool(x.sum() > 0):
+            return x * 2
+        return x - 5
+    positive, negative = torch.ones(3), -torch.ones(3)
+    with pytest.raises(Exception), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.jit.trace(branchy, positive, check_inputs=[(negative,)])
+    with kindling_only(), warnings.catch_warnings(), pytest.raises(kindling.jit.TracingCheckError):
+        warnings.simplefilter("ignore")
+        kindling.jit.trace(branchy, positive, check_inputs=[(negative,)])
+    with kindling_only(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ok = kindling.jit.trace(branchy, positive, check_inputs=[(torch.full((3,), 2.0),)])
+    assert torch.equal(ok(torch.full((3,), 4.0)), torch.full((3,), 8.0))
+
+
+def test_strict_rejects_dict_output(kindling_only):
+    with pytest.raises(RuntimeError, match="strict=False"):
+        torch.jit.trace(f_dict_output, torch.randn(3))
+    with kindling_only(), pytest.raises(RuntimeError, match="strict=False"):
+        kindling.jit.trace(f_dict_output, torch.randn(3))
+
+
+def test_untraceable_input_type(kindling_only):
+    with kindling_only(), pytest.raises(RuntimeError, match="cannot be traced"):
+        kindling.jit.trace(lambda x, s: x, (torch.randn(2), "s"))
+
+
+# ------------------------------------------------------------------ mixing
+def test_script_function_called_inside_trace(kindling_only):
+    fb = _C.GraphBuilder()
+    a = fb.add_input("a", torch.randn(2))
+    fb.set_output(fb.call("aten::mul", [fb.call("aten::relu", [a])[0], 3])[0])
+    scripted = ScriptFunction(fb.finish_function("__torch__.relu3"))
+
+    def outer(x):
+        return scripted(x + 1) - 1
+    x = torch.randn(6)
+    with kindling_only():
+        traced = kindling.jit.trace(outer, x)
+        g = str(traced.graph)
+        out = traced(x)
+    assert "prim::CallFunction" in g
+    assert torch.allclose(out, torch.relu(x + 1) * 3 - 1)
+
+
+def test_trace_module_methods(kindling_only):
+    m = _make(MLP)
+    x = torch.randn(3, 16)
+    with kindling_only():
+        traced = kindling.jit.trace_module(m, {"forward": (x,)})
+        out = traced(x)
+    assert torch.allclose(out, m(x), atol=1e-5)
+
+
+def test_is_tracing_and_script_if_tracing(kindling_only):
+    seen = []
+
+    def f(x):
+        seen.append(kindling.jit.is_tracing())
+        return x + 1
+    with kindling_only():
+        kindling.jit.trace(f, torch.randn(2), check_trace=False)
+    assert seen == [True] and not kindling.jit.is_tracing()
+
+    calls = []
+
+    @kindling.jit.script_if_tracing
+    def helper(x):
+        calls.append(1)
+        return x * 2
+    assert torch.equal(helper(torch.ones(2)), torch.full((2,), 2.0)) and calls == [1]

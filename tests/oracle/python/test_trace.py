@@ -486,3 +486,101 @@ def test_is_tracing_and_script_if_tracing(kindling_only):
         calls.append(1)
         return x * 2
     assert torch.equal(helper(torch.ones(2)), torch.full((2,), 2.0)) and calls == [1]
+
+
+# ------------------------------------------------------------------ operator sweep
+_seed()
+x4 = torch.randn(2, 3, 4, 4)
+x2 = torch.randn(3, 4)
+OPS = {
+ "addmm": (lambda x: torch.addmm(torch.zeros(3, 3), x, x.t()), x2),
+ "baddbmm": (lambda x: torch.einsum("ij,kj->ik", x, x), x2),
+ "topk": (lambda x: x.topk(2, dim=1), x2),
+ "sort": (lambda x: torch.sort(x, 1, descending=True), x2),
+ "masked_fill": (lambda x: x.masked_fill(x > 0, 0.0), x2),
+ "where_scalar": (lambda x: torch.where(x > 0, x, torch.zeros_like(x)), x2),
+ "gather": (lambda x: x.gather(1, torch.tensor([[0], [1], [2]])), x2),
+ "cumsum": (lambda x: x.cumsum(0) + x.cumprod(1), x2),
+ "type_as": (lambda x: x.type_as(torch.ones(1, dtype=torch.float64)), x2),
+ "new_zeros": (lambda x: x.new_zeros(x.shape) + x.new_ones(2, 4).sum(), x2),
+ "unbind": (lambda x: x.unbind(0)[1], x2),
+ "iter": (lambda x: sum(r for r in x), x2),
+ "len": (lambda x: x * len(x), x2),
+ "softmax_dim": (lambda x: F.softmax(x, dim=-1) + F.log_softmax(x, -1), x2),
+ "dropout_eval": (lambda x: F.dropout(x, 0.5, training=False), x2),
+ "normalize": (lambda x: F.normalize(x, dim=1), x2),
+ "cross_entropy": (lambda x: F.cross_entropy(x, torch.tensor([0, 1, 2])), x2),
+ "mse": (lambda x: F.mse_loss(x, torch.zeros_like(x)), x2),
+ "pixel_shuffle": (lambda x: F.pixel_shuffle(x.repeat(1, 4, 1, 1)[:, :4], 2), x4),
+ "upsample_bilinear": (lambda x: F.interpolate(x, size=(8, 8), mode="bilinear", align_corners=False), x4),
+ "avgpool_module": (nn.AdaptiveAvgPool2d(1), x4),
+ "channel_shuffle": (lambda x: x.view(2, 3, 1, 4, 4).transpose(1, 2).reshape(2, -1, 4, 4), x4),
+ "hardswish": (nn.Hardswish(), x4),
+ "prelu": (nn.PReLU(), x4),
+ "instnorm": (nn.InstanceNorm2d(3), x4),
+ "mha": (nn.MultiheadAttention(4, 2).eval(), (torch.randn(5, 2, 4), torch.randn(5, 2, 4), torch.randn(5, 2, 4))),
+ "transformer_layer": (nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0).eval(), torch.randn(5, 2, 8)),
+ "clamp_min": (lambda x: x.clamp(min=0) + x.clamp_min(0.1), x2),
+ "div_mode": (lambda x: torch.div(x, 2, rounding_mode="floor"), x2),
+ "floor_div": (lambda x: x // 2 + x % 2, x2),
+ "bool_ops": (lambda x: ((x > 0) & (x < 1)) | ~(x > 2), x2),
+ "any_all": (lambda x: (x > 0).any(1), x2),
+ "argmax": (lambda x: x.argmax(), x2),
+ "nonzero": (lambda x: torch.nonzero(x > 0), x2),
+ "scalar_tensor_mul": (lambda x: x * torch.tensor(2.0), x2),
+ "min_max_pair": (lambda x: torch.max(x, torch.zeros_like(x)) - torch.min(x, 1, keepdim=True).values, x2),
+ "size_tuple": (lambda x: x.new_empty(x.size()).fill_(1) * x, x2),
+ "rsqrt_pow": (lambda x: x.abs().rsqrt().pow(2), x2),
+ "narrow": (lambda x: x.narrow(1, 1, 2), x2),
+ "roll": (lambda x: x.roll(1, 0), x2),
+ "flip": (lambda x: x.flip(0), x2),
+ "tril": (lambda x: x.tril() + torch.triu(x, 1), x2),
+ "index_select": (lambda x: x.index_select(0, torch.tensor([0, 2])), x2),
+ "mean_list": (lambda x: x.mean([2, 3]), x4),
+ "squeeze_dim": (lambda x: x[:, :1].squeeze(1), x2),
+ "data": (lambda x: x.data * 2, x2),
+ "T": (lambda x: x.T + 1, x2),
+ "contig_channels": (lambda x: x.contiguous(memory_format=torch.channels_last) + 1, x4),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OPS))
+def test_trace_ops(name, kindling_only):
+    """Tensor methods, torch functions, F.* and nn modules: outputs equal to eager's and torch.jit.trace's."""
+    fn, inp = OPS[name]
+    inp = inp if isinstance(inp, tuple) else (inp,)
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = fn(*_clone(inp))
+        theirs = torch.jit.trace(fn, _clone(inp), check_trace=False)(*_clone(inp))
+    with kindling_only(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = kindling.jit.trace(fn, _clone(inp), check_trace=False)(*_clone(inp))
+    assert_same(got, expected, atol=1e-4, rtol=1e-4, path="vs eager")
+    assert_same(got, theirs, atol=1e-4, rtol=1e-4, path="vs torch.jit.trace")
+
+
+# ------------------------------------------------------------------ errors
+def test_operator_kindling_lacks_is_a_clear_error(kindling_only):
+    with kindling_only(), pytest.raises(RuntimeError, match=r"cannot record torch\.fft\.fft.*aten::fft_fft"):
+        kindling.jit.trace(lambda x: torch.fft.fft(x).real, torch.randn(4))
+
+
+def test_graph_builder_errors():
+    b = _C.GraphBuilder()
+    x = b.add_input("x", torch.randn(2))
+    with pytest.raises(KeyError, match="no operator named 'aten::nope'"):
+        b.call("aten::nope", [x])
+    with pytest.raises(kindling.jit.CompileError, match="Expected a value of type"):
+        b.call("aten::add", [x, "text"])
+    with pytest.raises(ValueError, match="another GraphBuilder"):
+        _C.GraphBuilder().call("aten::relu", [x])
+    with pytest.raises(ValueError, match="exactly one output"):
+        b.finish_function("__torch__.f")
+    with pytest.raises(TypeError, match="cannot type the input"):
+        b.add_input("y", object())
+    b.set_output(b.call("aten::relu", [x])[0])
+    f = ScriptFunction(b.finish_function("__torch__.f"))
+    assert torch.equal(f(torch.tensor([-1.0, 2.0])), torch.tensor([0.0, 2.0]))
+    with pytest.raises(ValueError, match="already finished"):
+        b.call("aten::relu", [x])

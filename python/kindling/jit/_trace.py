@@ -493,25 +493,45 @@ class _Recorder(TorchFunctionMode):
 
 
 # ---------------------------------------------------------------- inputs and outputs
+def _is_traceable(ex):
+    if isinstance(ex, torch.Tensor):
+        return True
+    if isinstance(ex, (tuple, list)):
+        return len(ex) > 0 and all(_is_traceable(e) for e in ex)
+    if isinstance(ex, dict):
+        return len(ex) > 0 and all(isinstance(k, str) for k in ex) and all(_is_traceable(v) for v in ex.values())
+    return False
+
+
+def _bind_structure(rec, ex, gv):
+    """Binds the tensors of an input structure to the values unpacked from its graph input."""
+    if isinstance(ex, torch.Tensor):
+        rec.bind(ex, gv)
+    elif isinstance(ex, (tuple, list)):
+        for e, v in zip(ex, rec.builder.unpack(gv, len(ex))):
+            _bind_structure(rec, e, v)
+    else:  # a dict: its values are read by key (aten::__getitem__), as torch's tracer unpacks them
+        for k, e in ex.items():
+            _bind_structure(rec, e, rec.builder.call("aten::__getitem__", [gv, k])[0])
+
+
+def _detached(ex):
+    if isinstance(ex, torch.Tensor):
+        return ex.detach()
+    if isinstance(ex, (tuple, list)):
+        return type(ex)(_detached(e) for e in ex)
+    return {k: _detached(v) for k, v in ex.items()}
+
+
 def _add_inputs(rec, names, example_inputs):
-    values = []
+    """Graph inputs for the example inputs: tensors, and non-empty tuples, lists and dicts (str keys) of
+    them, nested (torch.jit.trace's traceable inputs)."""
     for name, ex in zip(names, example_inputs):
-        if isinstance(ex, torch.Tensor):
-            gv = rec.builder.add_input(name, ex.detach())
-            rec.bind(ex, gv)
-            values.append(ex)
-        elif isinstance(ex, (tuple, list)) and all(isinstance(e, torch.Tensor) for e in ex) and ex:
-            gv = rec.builder.add_input(name, tuple(e.detach() for e in ex) if isinstance(ex, tuple) else
-                                       [e.detach() for e in ex])
-            for e, v in zip(ex, rec.builder.unpack(gv, len(ex))):
-                rec.bind(e, v)
-            values.append(ex)
-        elif isinstance(ex, dict) and ex and all(isinstance(v, torch.Tensor) for v in ex.values()):
-            raise RuntimeError("kindling.jit.trace: dict inputs are not supported yet")
-        else:
+        if not _is_traceable(ex):
             raise RuntimeError("Type '%s' cannot be traced. Only Tensors and (possibly nested) Lists, Dicts, and "
                                "Tuples of Tensors can be traced" % type(ex).__name__)
-    return values
+        _bind_structure(rec, ex, rec.builder.add_input(name, _detached(ex)))
+    return list(example_inputs)
 
 
 _LIST_OUTPUT = ("Encountering a list at the output of the tracer might cause the trace to be incorrect, this is only "
@@ -540,7 +560,7 @@ def _output_value(rec, out, strict):
 
 def _input_names(fn, n):
     try:
-        sig = inspect.signature(fn)
+        sig = inspect.signature(fn.forward if isinstance(fn, torch.nn.Module) else fn)
         names = [p.name for p in sig.parameters.values()
                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     except (TypeError, ValueError):
@@ -622,8 +642,15 @@ def _as_tuple(x):
 
 
 def _clone_inputs(inputs):
-    return tuple(i.clone() if isinstance(i, torch.Tensor) else
-                 (type(i)(e.clone() for e in i) if isinstance(i, (tuple, list)) else i) for i in inputs)
+    def clone(i):
+        if isinstance(i, torch.Tensor):
+            return i.clone()
+        if isinstance(i, (tuple, list)):
+            return type(i)(clone(e) for e in i)
+        if isinstance(i, dict):
+            return {k: clone(v) for k, v in i.items()}
+        return i
+    return tuple(clone(i) for i in inputs)
 
 
 def _flatten(x):

@@ -584,3 +584,35 @@ def test_graph_builder_errors():
     assert torch.equal(f(torch.tensor([-1.0, 2.0])), torch.tensor([0.0, 2.0]))
     with pytest.raises(ValueError, match="already finished"):
         b.call("aten::relu", [x])
+
+
+# ------------------------------------------------------------------ structured inputs
+def f_structured(d, t):
+    return d["a"] * 2 + t[0] - t[1][0], d["b"].sum()
+
+
+def test_dict_and_nested_inputs(kindling_only, tmp_path):
+    _seed()
+    ins = ({"a": torch.randn(3), "b": torch.randn(2)}, (torch.randn(3), [torch.randn(3)]))
+    other = ({"a": torch.randn(5), "b": torch.randn(4)}, (torch.randn(5), [torch.randn(5)]))
+    theirs = torch.jit.trace(f_structured, ins)
+    expected, expected_other = theirs(*ins), theirs(*other)
+    torch_graph = str(theirs.graph)
+    with kindling_only():
+        ours = kindling.jit.trace(f_structured, ins)
+        got, got_other = ours(*ins), ours(*other)
+        g = str(ours.graph)
+        ours.save(str(tmp_path / "structured.pt"))
+    assert_same(got, expected)
+    assert_same(got_other, expected_other)
+    assert_same(got, f_structured(*ins))
+    for kind in ("aten::__getitem__", "prim::TupleUnpack", "prim::ListUnpack"):
+        assert kind in g and kind in torch_graph, kind
+    assert g.startswith("graph(%d : Dict(str, Tensor),\n      %t : (Tensor, Tensor[])):")
+    assert_same(torch.jit.load(str(tmp_path / "structured.pt"))(*ins), expected)
+
+
+def test_untraceable_structures(kindling_only):
+    for bad in ((torch.randn(2), 3), ({"a": 1},), ([],)):
+        with kindling_only(), pytest.raises(RuntimeError, match="cannot be traced"):
+            kindling.jit.trace(lambda *a: a[0] if isinstance(a[0], torch.Tensor) else torch.zeros(1), bad)

@@ -136,6 +136,14 @@ _NOT_RECORDED = {"dim", "ndimension", "is_floating_point", "is_complex", "is_con
                  "element_size", "is_signed", "nelement_", "data_ptr", "storage_offset", "stride",
                  "__repr__", "__str__", "__format__", "__hash__", "is_nonzero", "has_names", "__reduce_ex__",
                  "_is_view", "is_set_to", "is_pinned", "is_shared", "_version", "__dlpack__", "__dlpack_device__"}
+_PYTHON_LEVEL_WARNINGS = {  # torch 1.13's warnings from Tensor methods written in Python
+    "__len__": "Using len to get tensor shape might cause the trace to be incorrect. Recommended usage would be "
+               "tensor.shape[0]. Passing a tensor of different shape might lead to errors or silently give incorrect "
+               "results.",
+    "__iter__": "Iterating over a tensor might cause the trace to be incorrect. Passing a tensor of different shape "
+                "won't change the number of iterations executed (and might lead to errors or silently give incorrect "
+                "results).",
+}
 _PROPERTY_OPS = {"T": "numpy_T", "mT": "mT", "H": "H", "mH": "mH", "real": "real", "imag": "imag"}
 
 @functools.lru_cache(maxsize=None)
@@ -297,6 +305,9 @@ class _Recorder(TorchFunctionMode):
             return func(*args, **kwargs)
         if func is _tuple_getitem:
             return self.record_getitem(_base_getitem, args)
+        warning = _PYTHON_LEVEL_WARNINGS.get(getattr(func, "__name__", None))
+        if warning is not None and getattr(torch.Tensor, func.__name__, None) is func:
+            _warn(warning)
         if isinstance(func, types.FunctionType):
             copy = _python_copy(_dispatching_function(func))
             with self:
@@ -605,13 +616,22 @@ def _tuple_getitem(self, index):
 @contextlib.contextmanager
 def _tuple_indexing():
     """torch 1.13 hands x[i] to a TorchFunctionMode only when the index is a tuple: while recording,
-    Tensor.__getitem__ passes other indices as a 1-tuple (x[(i,)] means x[i])."""
+    Tensor.__getitem__ passes other indices as a 1-tuple (x[(i,)] means x[i]). Iterating over a tensor
+    warns as torch's tracer does."""
     had_own = "__getitem__" in torch.Tensor.__dict__
     previous = torch.Tensor.__dict__.get("__getitem__")
+    original_iter = torch.Tensor.__iter__
+
+    def warning_iter(self):  # torch's __iter__ has no torch-function dispatch: warn here, as torch's tracer
+        _warn(_PYTHON_LEVEL_WARNINGS["__iter__"])
+        return original_iter(self)
+
     torch.Tensor.__getitem__ = _tuple_getitem
+    torch.Tensor.__iter__ = warning_iter
     try:
         yield
     finally:
+        torch.Tensor.__iter__ = original_iter
         if had_own:
             torch.Tensor.__getitem__ = previous
         else:

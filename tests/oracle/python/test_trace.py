@@ -370,7 +370,13 @@ def test_tracer_warnings(kindling_only):
     def to_list(x):
         return x * len(x.tolist())
 
-    cases = [(to_float, "Python float"), (to_number, "Python number"), (to_integer, "Python integer"),
+    def use_len(x):
+        return x * len(x)
+
+    def iterate(x):
+        return sum(r for r in x)
+
+    cases = [(use_len, "Using len to get tensor shape"), (iterate, "Iterating over a tensor"), (to_float, "Python float"), (to_number, "Python number"), (to_integer, "Python integer"),
              (to_bool, "Python boolean"), (to_list, "Python list"), (f_list_output, "list at the output")]
     for fn, what in cases:
         with warnings.catch_warnings(record=True) as torch_w:
@@ -616,3 +622,21 @@ def test_untraceable_structures(kindling_only):
     for bad in ((torch.randn(2), 3), ({"a": 1},), ([],)):
         with kindling_only(), pytest.raises(RuntimeError, match="cannot be traced"):
             kindling.jit.trace(lambda *a: a[0] if isinstance(a[0], torch.Tensor) else torch.zeros(1), bad)
+
+
+def test_traced_function_inside_trace_saves(kindling_only, tmp_path):
+    def inner(x):
+        return torch.tanh(x) * 3
+
+    def outer(x):
+        return traced_inner(x + 1).sum(0)
+    x = torch.randn(4, 2)
+    with kindling_only():
+        traced_inner = kindling.jit.trace(inner, x)
+        traced = kindling.jit.trace(outer, x)
+        g = str(traced.graph)
+        out = traced(x)
+        traced.save(str(tmp_path / "outer.pt"))
+    assert "prim::CallFunction" in g
+    assert_same(out, outer(x))
+    assert_same(torch.jit.load(str(tmp_path / "outer.pt"))(x), outer(x))

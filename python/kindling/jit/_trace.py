@@ -236,6 +236,7 @@ class _Recorder(TorchFunctionMode):
         self.callees = []    # kindling functions called (kept alive with the result)
         self.active = True
         self.name = name
+        self.running = []    # code objects of the torch Python functions whose copies run
 
     # --- values ---
     def bind(self, tensor, gv):
@@ -309,9 +310,21 @@ class _Recorder(TorchFunctionMode):
         if warning is not None and getattr(torch.Tensor, func.__name__, None) is func:
             _warn(warning)
         if isinstance(func, types.FunctionType):
-            copy = _python_copy(_dispatching_function(func))
-            with self:
-                return copy(*args, **kwargs)
+            target = _dispatching_function(func)
+            if self.running and self.running[-1] is target.__code__:
+                # The copy dispatched again (its check is not a patched global, e.g. a local import):
+                # run the body outside the mode; a tensor result is recorded as the operator of its name.
+                result = func(*args, **kwargs)
+                if _holds_tensor(result):
+                    self.record_call(func, func.__name__, args, kwargs, result)
+                return result
+            copy = _python_copy(target)
+            self.running.append(target.__code__)
+            try:
+                with self:
+                    return copy(*args, **kwargs)
+            finally:
+                self.running.pop()
         name, is_property = _func_name(func)
         if is_property:
             return self.record_property(func, name, args)

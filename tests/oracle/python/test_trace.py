@@ -640,3 +640,30 @@ def test_traced_function_inside_trace_saves(kindling_only, tmp_path):
     assert "prim::CallFunction" in g
     assert_same(out, outer(x))
     assert_same(torch.jit.load(str(tmp_path / "outer.pt"))(x), outer(x))
+
+
+# ------------------------------------------------------------------ torchvision families
+TORCHVISION = ["alexnet", "vgg11_bn", "squeezenet1_1", "densenet121", "googlenet", "inception_v3",
+               "shufflenet_v2_x0_5", "mnasnet0_5", "efficientnet_b0", "efficientnet_v2_s", "mobilenet_v3_small",
+               "regnet_y_400mf", "resnext50_32x4d", "wide_resnet50_2", "convnext_tiny", "swin_t", "swin_v2_t",
+               "vit_b_32", "maxvit_t"]
+
+
+@pytest.mark.parametrize("name", TORCHVISION)
+def test_trace_torchvision(name, kindling_only):
+    """One model of each torchvision 0.14 classification family: outputs equal to eager's and
+    torch.jit.trace's (torchvision's _assert on a Python bool runs outside the recorder)."""
+    import torchvision
+    _seed()
+    model = torchvision.models.get_model(name, weights=None).eval()
+    size = {"inception_v3": 299, "vit_b_32": 224, "swin_t": 224, "swin_v2_t": 256, "maxvit_t": 224}.get(name, 96)
+    x = torch.randn(1, 3, size, size)
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = model(x)
+        theirs = torch.jit.trace(model, x, check_trace=False)(x)
+    with kindling_only(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = kindling.jit.trace(model, x, check_trace=False)(x)
+    assert_same(got, expected, atol=1e-3, rtol=1e-3, path="vs eager")
+    assert_same(got, theirs, atol=1e-3, rtol=1e-3, path="vs torch.jit.trace")

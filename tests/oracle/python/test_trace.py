@@ -667,3 +667,40 @@ def test_trace_torchvision(name, kindling_only):
         got = kindling.jit.trace(model, x, check_trace=False)(x)
     assert_same(got, expected, atol=1e-3, rtol=1e-3, path="vs eager")
     assert_same(got, theirs, atol=1e-3, rtol=1e-3, path="vs torch.jit.trace")
+
+
+def _segmentation(name):
+    import torchvision
+    S = torchvision.models.segmentation
+    kwargs = {"weights": None, "weights_backbone": None}
+    return {"lraspp_mobilenet_v3_large": lambda: S.lraspp_mobilenet_v3_large(**kwargs),
+            "fcn_resnet50": lambda: S.fcn_resnet50(aux_loss=False, **kwargs),
+            "deeplabv3_mobilenet_v3_large": lambda: S.deeplabv3_mobilenet_v3_large(**kwargs)}[name]()
+
+
+@pytest.mark.parametrize("name", ["lraspp_mobilenet_v3_large", "fcn_resnet50", "deeplabv3_mobilenet_v3_large",
+                                  "transformer"])
+def test_trace_zoo_non_strict(name, kindling_only, tmp_path):
+    """Segmentation models return dicts (strict=False, as torch.jit.trace needs); nn.Transformer."""
+    _seed()
+    if name == "transformer":
+        model = nn.Transformer(16, 2, 1, 1, 32, dropout=0.0).eval()
+        ins = (torch.randn(5, 2, 16), torch.randn(4, 2, 16))
+    else:
+        model = _segmentation(name).eval()
+        ins = (torch.randn(1, 3, 64, 64),)
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = model(*ins)
+        theirs = torch.jit.trace(model, ins, strict=False, check_trace=False)(*ins)
+    with kindling_only(), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours = kindling.jit.trace(model, ins, strict=False, check_trace=False)
+        got = ours(*ins)
+        ours.save(str(tmp_path / "m.pt"))
+    expected = dict(expected) if isinstance(expected, dict) else expected
+    theirs = dict(theirs) if isinstance(theirs, dict) else theirs
+    assert_same(got, expected, atol=1e-3, rtol=1e-3, path="vs eager")
+    assert_same(got, theirs, atol=1e-3, rtol=1e-3, path="vs torch.jit.trace")
+    with torch.no_grad():
+        assert_same(torch.jit.load(str(tmp_path / "m.pt"))(*ins), theirs, atol=1e-3, rtol=1e-3, path="torch.jit.load")

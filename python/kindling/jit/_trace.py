@@ -30,6 +30,7 @@ naming the torch function.
 import contextlib
 import functools
 import inspect
+import operator
 import re
 import sys
 import types
@@ -77,7 +78,69 @@ def _warn(msg):
 
 
 # ---------------------------------------------------------------- traced ints
-class _TracedInt(int):
+def _plain(x):
+    if isinstance(x, _TracedInt):
+        return int.__int__(x)
+    if isinstance(x, _TracedFloat):
+        return float.__float__(x)
+    return x
+
+
+_PY_OPS = {"add": operator.add, "sub": operator.sub, "mul": operator.mul, "floordiv": operator.floordiv,
+           "remainder": operator.mod, "div": operator.truediv, "pow": operator.pow}
+
+
+def _scalar_op(rec, op, a, b):
+    """a <op> b where one side is a traced int/float: the Python result, recorded as aten::<op> on ints and
+    floats when the recorder is on (a size read from a tensor keeps flowing: torch's tracer keeps sizes as
+    tensors, so x * x.size(0) ** 0.5 replays on other shapes there too)."""
+    for x in (a, b):
+        if isinstance(x, bool) or not isinstance(x, (int, float)):
+            return NotImplemented  # tensors and others: their own operators see the traced scalar
+    result = _PY_OPS[op](_plain(a), _plain(b))
+    if not rec.active or (op == "pow" and isinstance(result, int)):
+        return result  # (int ** int: the registry's aten::pow.int is float-valued)
+    try:
+        out = rec.builder.call("aten::" + op, [rec.arg(a), rec.arg(b)])[0]
+    except _C.CompileError:  # float <op> int with no mixed overload: the int as a float
+        try:
+            out = rec.builder.call("aten::" + op, [float(x) if type(x) is int else rec.arg(x) for x in (a, b)])[0]
+        except _C.CompileError:
+            return result
+    if out.type == "int" and isinstance(result, int):
+        return _TracedInt(result, out, rec)
+    if out.type == "float" and isinstance(result, float):
+        return _TracedFloat(result, out, rec)
+    return result
+
+
+class _TracedScalar:
+    """Arithmetic of the traced scalars (mixed into int and float)."""
+    __slots__ = ()
+
+    def __add__(self, o): return _scalar_op(self._rec, "add", self, o)
+    def __radd__(self, o): return _scalar_op(self._rec, "add", o, self)
+    def __sub__(self, o): return _scalar_op(self._rec, "sub", self, o)
+    def __rsub__(self, o): return _scalar_op(self._rec, "sub", o, self)
+    def __mul__(self, o): return _scalar_op(self._rec, "mul", self, o)
+    def __rmul__(self, o): return _scalar_op(self._rec, "mul", o, self)
+    def __truediv__(self, o): return _scalar_op(self._rec, "div", self, o)
+    def __rtruediv__(self, o): return _scalar_op(self._rec, "div", o, self)
+    def __floordiv__(self, o): return _scalar_op(self._rec, "floordiv", self, o)
+    def __rfloordiv__(self, o): return _scalar_op(self._rec, "floordiv", o, self)
+    def __mod__(self, o): return _scalar_op(self._rec, "remainder", self, o)
+    def __rmod__(self, o): return _scalar_op(self._rec, "remainder", o, self)
+    def __pow__(self, o): return _scalar_op(self._rec, "pow", self, o)
+    def __rpow__(self, o): return _scalar_op(self._rec, "pow", o, self)
+
+    def __neg__(self):
+        plain = -_plain(self)
+        if not self._rec.active:
+            return plain
+        return type(self)(plain, self._rec.builder.call("aten::neg", [self._gv])[0], self._rec)
+
+
+class _TracedInt(_TracedScalar, int):
     """An int read from a tensor's shape while recording: arithmetic on it is recorded."""
 
     def __new__(cls, value, graph_value, recorder):
@@ -86,37 +149,20 @@ class _TracedInt(int):
         obj._rec = recorder
         return obj
 
-    def _binary(self, other, op, reverse=False):
-        if not isinstance(other, int):
-            return NotImplemented  # floats, tensors: their own operators see the int
-        plain = _INT_OPS[op]
-        a, b = (other, self) if reverse else (self, other)
-        result = plain(int(a), int(b))
-        rec = self._rec
-        if not rec.active or isinstance(other, bool):
-            return result
-        out = rec.builder.call("aten::" + op, [rec.arg(a), rec.arg(b)])[0]
-        return _TracedInt(result, out, rec)
-
-    def __add__(self, o): return self._binary(o, "add")
-    def __radd__(self, o): return self._binary(o, "add", True)
-    def __sub__(self, o): return self._binary(o, "sub")
-    def __rsub__(self, o): return self._binary(o, "sub", True)
-    def __mul__(self, o): return self._binary(o, "mul")
-    def __rmul__(self, o): return self._binary(o, "mul", True)
-    def __floordiv__(self, o): return self._binary(o, "floordiv")
-    def __rfloordiv__(self, o): return self._binary(o, "floordiv", True)
-    def __mod__(self, o): return self._binary(o, "remainder")
-    def __rmod__(self, o): return self._binary(o, "remainder", True)
-
-    def __neg__(self):
-        if not self._rec.active:
-            return -int(self)
-        return _TracedInt(-int(self), self._rec.builder.call("aten::neg", [self._gv])[0], self._rec)
+    def __float__(self):  # math.sqrt(x.size(0)): a constant, as torch's tracer warns
+        if self._rec.active:
+            _warn(_NUMBER_WARNING.format("float"))
+        return float(int.__int__(self))
 
 
-_INT_OPS = {"add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
-            "floordiv": lambda a, b: a // b, "remainder": lambda a, b: a % b}
+class _TracedFloat(_TracedScalar, float):
+    """A float computed from traced sizes while recording."""
+
+    def __new__(cls, value, graph_value, recorder):
+        obj = float.__new__(cls, value)
+        obj._gv = graph_value
+        obj._rec = recorder
+        return obj
 
 
 # ---------------------------------------------------------------- name mapping
@@ -217,7 +263,7 @@ def _floats_for_ints(args, scalars):
     """The arguments with int constants inside lists (and, when `scalars`, plain ints) as floats: a
     traced call passes Python ints where the schema declares float[] / float."""
     def conv(a, top):
-        if isinstance(a, bool) or isinstance(a, _TracedInt):
+        if isinstance(a, bool) or not isinstance(a, (int, list)):
             return a
         if isinstance(a, int) and (scalars or not top):
             return float(a)
@@ -260,7 +306,7 @@ class _Recorder(TorchFunctionMode):
                 gv = self.builder.constant(t)
             self.bind(obj, gv)
             return gv
-        if isinstance(obj, _TracedInt) and obj._rec is self:
+        if isinstance(obj, (_TracedInt, _TracedFloat)) and obj._rec is self:
             return obj._gv
         if isinstance(obj, (list, tuple)):  # torch.Size included
             return [self.arg(e) for e in obj]

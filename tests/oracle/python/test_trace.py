@@ -704,3 +704,39 @@ def test_trace_zoo_non_strict(name, kindling_only, tmp_path):
     assert_same(got, theirs, atol=1e-3, rtol=1e-3, path="vs torch.jit.trace")
     with torch.no_grad():
         assert_same(torch.jit.load(str(tmp_path / "m.pt"))(*ins), theirs, atol=1e-3, rtol=1e-3, path="torch.jit.load")
+
+
+def f_size_floats(x):
+    scale = x.size(-1) ** -0.5
+    half = x.size(0) / 2
+    return x * scale + half, x.view(-1, x.size(1) // 2) * (x.size(1) * 1.5 - 1)
+
+
+def test_size_arithmetic_with_floats_replays(kindling_only):
+    """Sizes stay traced through float arithmetic (** 0.5, / 2, * 1.5), as torch's tracer keeps them as
+    tensors: both traces replay on another shape."""
+    ex, other = torch.randn(4, 6), torch.randn(8, 10)
+    theirs = torch.jit.trace(f_size_floats, ex)
+    with kindling_only():
+        ours = kindling.jit.trace(f_size_floats, ex)
+        got = ours(other)
+        g = str(ours.graph)
+    assert_same(got, theirs(other))
+    assert_same(got, f_size_floats(other))
+    assert "aten::pow" in g and "aten::div" in g, g
+
+
+def test_math_on_size_warns_and_bakes(kindling_only):
+    import math
+
+    def f(x):
+        return x / math.sqrt(x.size(0))
+    with warnings.catch_warnings(record=True) as torch_w:
+        warnings.simplefilter("always")
+        theirs = torch.jit.trace(f, torch.ones(4), check_trace=False)
+    with kindling_only(), warnings.catch_warnings(record=True) as ours_w:
+        warnings.simplefilter("always")
+        ours = kindling.jit.trace(f, torch.ones(4), check_trace=False)
+    assert any("Python float" in str(w.message) for w in torch_w)
+    assert any("Python float" in str(w.message) for w in ours_w)
+    assert_same(ours(torch.ones(9)), theirs(torch.ones(9)))  # both baked sqrt(4)

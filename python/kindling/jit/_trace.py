@@ -24,8 +24,10 @@ that sees every call at the level of ``torch.*`` / ``Tensor.*`` / ``torch._C._nn
 - A kindling ScriptFunction called during the trace is recorded as prim::CallFunction.
 
 Known differences: modules are traced into one graph (their parameters constants) until modules can be
-built from live nn.Modules; operators Kindling's registry lacks, and Python-side effects, are errors
-naming the torch function.
+built from live nn.Modules; an operator Kindling's registry lacks is an error naming the torch function;
+a kindling ScriptModule called inside the traced code is an error (not yet recorded); a size used on the
+right of a Python float (``2.0 * x.size(0)``) becomes a constant (float's own operator runs first), where
+torch's tracer keeps it.
 """
 import contextlib
 import functools
@@ -41,7 +43,7 @@ from torch.overrides import TorchFunctionMode, resolve_name
 
 from .. import _C
 from . import _state
-from ._script_module import ScriptFunction
+from ._script_module import ScriptFunction, ScriptModule
 
 
 class TracerWarning(Warning):
@@ -658,11 +660,22 @@ def _script_function_hook(rec):
         rec.callees.append(self)
         return rec.bind_result(result, outs, self.name)
 
+    module_call = ScriptModule.__call__
+
+    def refuse(self, *args, **kwargs):
+        if rec.active:
+            raise RuntimeError("kindling.jit.trace cannot record a call of the ScriptModule %s yet: its outputs would "
+                               "become constants of the trace. Trace the Python module instead, or call the "
+                               "ScriptModule outside the traced code" % self.original_name)
+        return module_call(self, *args, **kwargs)
+
     ScriptFunction.__call__ = call
+    ScriptModule.__call__ = refuse
     try:
         yield
     finally:
         ScriptFunction.__call__ = original
+        ScriptModule.__call__ = module_call
 
 
 _base_getitem = torch._C._TensorBase.__getitem__

@@ -740,3 +740,29 @@ def test_math_on_size_warns_and_bakes(kindling_only):
     assert any("Python float" in str(w.message) for w in torch_w)
     assert any("Python float" in str(w.message) for w in ours_w)
     assert_same(ours(torch.ones(9)), theirs(torch.ones(9)))  # both baked sqrt(4)
+
+
+def test_script_module_called_inside_trace_is_refused(kindling_only, tmp_path):
+    conv = _make(lambda: nn.Conv2d(1, 1, 1))
+    path = tmp_path / "conv.pt"
+    torch.jit.script(conv).save(str(path))
+    with kindling_only():
+        loaded = kindling.jit.load(str(path))
+        with pytest.raises(RuntimeError, match="cannot record a call of the ScriptModule"):
+            kindling.jit.trace(lambda x: loaded(x) + 1, torch.randn(1, 1, 2, 2))
+        assert loaded(torch.ones(1, 1, 2, 2)).shape == (1, 1, 2, 2)  # calls outside a trace still run
+
+
+def test_pytorch_jit_0_returns_the_function():
+    import subprocess
+    import sys
+    from pyapi_helpers import PACKAGE_DIR
+    code = ("import torch, kindling.jit\n"
+            "f = lambda x: x + 1\n"
+            "m = torch.nn.Linear(2, 2)\n"
+            "assert kindling.jit.trace(f, torch.ones(2)) is f\n"
+            "assert kindling.jit.trace(m, torch.ones(2)) is m\n"
+            "print('ok')\n")
+    env = dict(__import__("os").environ, PYTORCH_JIT="0", PYTHONPATH=str(PACKAGE_DIR))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr

@@ -864,7 +864,10 @@ def script_if_tracing(fn):
             return fn(*args, **kwargs)
         compiled = wrapper.__dict__.get("_compiled")
         if compiled is None:
-            from . import script  # kindling.jit.script
+            from . import __dict__ as jit_names
+            script = jit_names.get("script")
+            if script is None:  # no kindling.jit.script in this build: the trace records the Python body
+                return fn(*args, **kwargs)
             compiled = script(fn)
             wrapper._compiled = compiled
         return compiled(*args, **kwargs)

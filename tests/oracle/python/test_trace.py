@@ -493,6 +493,14 @@ def test_is_tracing_and_script_if_tracing(kindling_only):
         return x * 2
     assert torch.equal(helper(torch.ones(2)), torch.full((2,), 2.0)) and calls == [1]
 
+    def uses_helper(x):
+        return helper(x) + 1
+    x = torch.randn(3)
+    with kindling_only():
+        traced = kindling.jit.trace(uses_helper, x)
+        out = traced(torch.full((3,), 2.0))
+    assert torch.equal(out, torch.full((3,), 5.0))  # the helper's work is in the traced code, not baked
+
 
 # ------------------------------------------------------------------ operator sweep
 _seed()

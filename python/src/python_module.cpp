@@ -10,6 +10,7 @@
 #include "api/api.h"
 #include "core/error.h"
 #include "graph_builder.h"
+#include "module_builder.h"
 #include "script_objects.h"
 #include "tensor_bridge.h"
 #include "value_conversion.h"
@@ -67,6 +68,7 @@ PYBIND11_MODULE(_C, m) {
 
   initScriptObjectBindings(m);
   initGraphBuilderBindings(m);
+  initModuleBuilderBindings(m);
 
   m.def("set_num_threads", &kindling::set_num_threads, "Intra-op threads for Kindling's kernels (>= 1).");
   m.def("get_num_threads", &kindling::get_num_threads);

@@ -229,10 +229,19 @@ class ClassType : public Type {
   Function* findMethod(const std::string& name) const;
   void addMethod(Function* fn) { methods_.push_back(fn); }
 
-  /// Unresolved (parsed but not yet typed) properties, hooks etc. can be added here later.
+  /// What kind of container module this class is (torch's ConcreteModuleType set_module_list /
+  /// set_module_dict / set_parameter_list / set_parameter_dict): compiled code iterates over such a
+  /// module's submodules (or parameters) in slot order, unrolled, takes len() statically and indexes it
+  /// with constants; a dict also has keys()/values()/items(). Set only for classes made from Python
+  /// nn.Modules; archives never carry it (their code is already unrolled).
+  enum class Container : uint8_t { None, ModuleList, ModuleDict, ParameterList, ParameterDict };
+  Container container() const { return container_; }
+  void setContainer(Container c) { container_ = c; }
+
  private:
   std::string qualName_;
   bool isModule_;
+  Container container_ = Container::None;
   std::vector<Attribute> attributes_;
   std::vector<Constant> constants_;
   std::vector<Function*> methods_;  // owned by the CompilationUnit

@@ -188,8 +188,42 @@ SugaredValuePtr resolveTorchFunctional(const std::string& field) {
 
 // ---------------------------------------------------------------- SimpleValue
 
+ClassType::Container moduleContainerOf(const Value* v) {
+  if (auto* ct = v->type()->cast<ClassType>()) return ct->container();
+  return ClassType::Container::None;
+}
+
+std::vector<size_t> moduleContainerSlots(const ClassType& ct) {
+  bool params = ct.container() == ClassType::Container::ParameterList ||
+                ct.container() == ClassType::Container::ParameterDict;
+  std::vector<size_t> out;
+  const auto& attrs = ct.attributes();
+  for (size_t i = 0; i < attrs.size(); ++i) {
+    bool isModule = attrs[i].type->kind() == TypeKind::Class && attrs[i].type->cast<ClassType>()->isModule();
+    if (params ? attrs[i].isParameter : isModule) out.push_back(i);
+  }
+  return out;
+}
+
+SugaredValuePtr moduleContainerElement(const SourceRange&, FunctionEmitter& m, Value* v, size_t slot) {
+  auto* ct = v->type()->cast<ClassType>();
+  const auto& a = ct->attributes()[slot];
+  Node* n = m.graph().insert(prim::GetAttr, {v}, 1);
+  n->s_("name", a.name);
+  n->output()->setType(a.type);
+  bool numeric = !a.name.empty() && a.name.find_first_not_of("0123456789") == std::string::npos;
+  n->output()->setDebugName(numeric ? "_" + a.name : a.name);
+  return simple(n->output());
+}
+
+bool SimpleValue::shouldUnroll() const {
+  return value->type()->kind() == TypeKind::Tuple || moduleContainerOf(value) != ClassType::Container::None;
+}
+
 std::optional<int64_t> SimpleValue::staticLen() const {
   if (auto* t = value->type()->cast<TupleType>()) return static_cast<int64_t>(t->elements().size());
+  if (moduleContainerOf(value) != ClassType::Container::None)
+    return static_cast<int64_t>(moduleContainerSlots(*value->type()->cast<ClassType>()).size());
   return std::nullopt;
 }
 
@@ -198,6 +232,31 @@ SugaredValuePtr SimpleValue::attr(const SourceRange& loc, FunctionEmitter& m, co
   Graph& g = m.graph();
   if (auto* ct = t->cast<ClassType>()) {
     if (const IValue* c = ct->findConstant(field)) return simple(m.insertConstant(*c, loc));
+    bool isDict = ct->container() == ClassType::Container::ModuleDict ||
+                  ct->container() == ClassType::Container::ParameterDict;
+    if (isDict && (field == "keys" || field == "values" || field == "items") && !ct->findMethod(field)) {
+      // ModuleDict / ParameterDict views, unrolled as torch's ModuleDictMethod: keys are string constants.
+      Value* self = value;
+      std::string what = field;
+      return std::make_shared<LambdaCallValue>(
+          field, [self, what](const SourceRange& l, FunctionEmitter& em, const std::vector<NamedValue>& args,
+                              const std::vector<NamedValue>& kwargs) -> SugaredValuePtr {
+            if (!args.empty() || !kwargs.empty()) throw CompileError(what + "() takes no arguments", l);
+            std::vector<SugaredValuePtr> elems;
+            auto* c = self->type()->cast<ClassType>();
+            for (size_t slot : moduleContainerSlots(*c)) {
+              SugaredValuePtr key = simple(em.insertConstant(IValue(c->attributes()[slot].name), l));
+              if (what == "keys") {
+                elems.push_back(key);
+                continue;
+              }
+              SugaredValuePtr v = moduleContainerElement(l, em, self, slot);
+              if (what == "values") elems.push_back(v);
+              else elems.push_back(std::make_shared<SugaredTupleValue>(std::vector<SugaredValuePtr>{key, v}));
+            }
+            return std::make_shared<SugaredTupleValue>(elems);
+          });
+    }
     int slot = ct->findAttributeSlot(field);
     if (slot >= 0) {
       // As PyTorch's Graph::createGetAttr: the output is named after the attribute, no source range.
@@ -363,6 +422,16 @@ std::vector<SugaredValuePtr> SimpleValue::asTuple(const SourceRange& loc, Functi
                                                   std::optional<size_t> sizeHint) {
   const TypePtr& t = value->type();
   Graph& g = m.graph();
+  if (auto c = moduleContainerOf(value); c != ClassType::Container::None) {
+    // Iterating a ModuleList/Sequential/ParameterList gives its elements; a ModuleDict/ParameterDict its keys.
+    std::vector<SugaredValuePtr> out;
+    auto* ct = t->cast<ClassType>();
+    bool isDict = c == ClassType::Container::ModuleDict || c == ClassType::Container::ParameterDict;
+    for (size_t slot : moduleContainerSlots(*ct))
+      out.push_back(isDict ? simple(m.insertConstant(IValue(ct->attributes()[slot].name), loc))
+                           : moduleContainerElement(loc, m, value, slot));
+    return out;
+  }
   if (auto* tt = t->cast<TupleType>()) {
     const auto& elems = tt->elements();
     Node* n = g.insert(prim::TupleUnpack, {value}, elems.size());

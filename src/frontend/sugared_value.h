@@ -57,10 +57,19 @@ struct SimpleValue : SugaredValue {
                        const std::vector<NamedValue>& kwargs, size_t nBinders) override;
   std::vector<SugaredValuePtr> asTuple(const SourceRange& loc, FunctionEmitter& m,
                                        std::optional<size_t> sizeHint) override;
-  bool shouldUnroll() const override { return value->type()->kind() == TypeKind::Tuple; }
+  bool shouldUnroll() const override;
   std::optional<int64_t> staticLen() const override;
   Value* value;
 };
+
+/// The container kind of a value whose type is a container module class (ModuleList, Sequential,
+/// ModuleDict, ParameterList, ParameterDict made from Python), else ClassType::Container::None.
+ClassType::Container moduleContainerOf(const Value* v);
+/// The element slots of a container module class in slot order: its submodules (ModuleList/Dict) or
+/// parameters (ParameterList/Dict), never `training` or other attributes.
+std::vector<size_t> moduleContainerSlots(const ClassType& ct);
+/// Element `slot` of the container module value `v` (a prim::GetAttr).
+SugaredValuePtr moduleContainerElement(const SourceRange& loc, FunctionEmitter& m, Value* v, size_t slot);
 
 /// A builtin operator by qualified name ("aten::add"), optionally bound to `self` (method syntax).
 struct BuiltinFunction : SugaredValue {

@@ -15,6 +15,34 @@ SugaredValuePtr FunctionEmitter::emitSubscript(const SubscriptExpr& s, const Typ
   const SourceRange& loc = s.range;
   // `__annotations__["0"]`-style and typing subscripts are not values
   SugaredValuePtr base = emitSugaredExpr(s.value);
+  if (auto* sv = dynamic_cast<SimpleValue*>(base.get());
+      sv && moduleContainerOf(sv->value) != ClassType::Container::None) {
+    // self.layers[0] / self.layers[-1] (ModuleList, Sequential, ParameterList: an int constant),
+    // self.blocks["name"] (ModuleDict, ParameterDict: a str constant), as torch's ModuleValue::getitem.
+    if (s.subscripts.size() != 1) throw CompileError("Expected exactly one index", loc);
+    auto* ct = sv->value->type()->cast<ClassType>();
+    bool isDict = ct->container() == ClassType::Container::ModuleDict ||
+                  ct->container() == ClassType::Container::ParameterDict;
+    Value* idx = emitExpr(s.subscripts[0]);
+    auto c = idx->constantValue();
+    auto slots = moduleContainerSlots(*ct);
+    if (isDict) {
+      if (!c || !c->isString())
+        throw CompileError("Unable to extract string literal index. ModuleDict indexing is only supported with string literals.",
+                           s.subscripts[0]->range);
+      for (size_t slot : slots)
+        if (ct->attributes()[slot].name == c->toStringRef()) return moduleContainerElement(loc, *this, sv->value, slot);
+      throw CompileError("Key Error, " + c->toStringRef(), loc);
+    }
+    if (!c || !c->isInt())
+      throw CompileError("Expected integer literal for index. ModuleList/Sequential indexing is only supported with integer literals.",
+                         s.subscripts[0]->range);
+    int64_t i = c->toInt();
+    int64_t n = static_cast<int64_t>(slots.size());
+    if (i < 0) i += n;
+    if (i < 0 || i >= n) throw CompileError("Index " + std::to_string(c->toInt()) + " out of range of length " + std::to_string(n), loc);
+    return moduleContainerElement(loc, *this, sv->value, slots[static_cast<size_t>(i)]);
+  }
   if (!dynamic_cast<SimpleValue*>(base.get()) && base->shouldUnroll()) {
     // index into a sugared tuple (module list) with a constant
     if (s.subscripts.size() != 1) throw CompileError("Expected exactly one index", loc);

@@ -1,0 +1,221 @@
+// Module classes and objects built from Python nn.Modules (see module_builder.h).
+#include "module_builder.h"
+
+#include <pybind11/stl.h>
+
+#include <atomic>
+
+#include "core/error.h"
+#include "frontend/compiler.h"
+#include "frontend/parser.h"
+#include "frontend/type_parser.h"
+#include "runtime/module.h"
+#include "value_conversion.h"
+
+namespace kindling::python {
+
+namespace {
+
+constexpr const char* kManglePrefix = "___torch_mangle_";
+
+// torch's NameMangler: replace an existing ___torch_mangle_<N> atom, else insert one before the last atom.
+std::string mangle(const std::string& qualName, size_t index) {
+  std::vector<std::string> atoms;
+  size_t start = 0;
+  while (true) {
+    size_t dot = qualName.find('.', start);
+    atoms.push_back(qualName.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  std::string tag = kManglePrefix + std::to_string(index);
+  bool replaced = false;
+  for (auto& a : atoms)
+    if (a.rfind(kManglePrefix, 0) == 0) {
+      a = tag;
+      replaced = true;
+    }
+  if (!replaced) atoms.insert(atoms.end() - 1, tag);
+  std::string out;
+  for (size_t i = 0; i < atoms.size(); ++i) out += (i ? "." : "") + atoms[i];
+  return out;
+}
+
+ClassType::Container containerFromName(const std::string& kind) {
+  if (kind.empty() || kind == "none") return ClassType::Container::None;
+  if (kind == "module_list") return ClassType::Container::ModuleList;
+  if (kind == "module_dict") return ClassType::Container::ModuleDict;
+  if (kind == "parameter_list") return ClassType::Container::ParameterList;
+  if (kind == "parameter_dict") return ClassType::Container::ParameterDict;
+  throw py::value_error("unknown module container kind '" + kind +
+                        "' (module_list, module_dict, parameter_list, parameter_dict)");
+}
+
+void checkNewAttribute(const ModuleTypeHandle& h, const std::string& name) {
+  if (h.type->findAttributeSlot(name) >= 0 || h.type->findConstant(name))
+    throw py::value_error("module type '" + h.type->qualName() + "' already has an attribute '" + name + "'");
+}
+
+// A constant of a module (a `__constants__` or Final attribute): bool, int, float, str, None, device,
+// dtype/layout/memory format (ints), and tuples of those (torch's _get_valid_constant turns lists into
+// tuples first).
+IValue constantValue(py::handle v) {
+  if (py::isinstance<py::tuple>(v) || py::isinstance<py::list>(v)) {
+    std::vector<IValue> elems;
+    std::vector<TypePtr> types;
+    for (py::handle e : v) {
+      elems.push_back(constantValue(e));
+      TypePtr t = inferType(e);
+      types.push_back(t ? t : AnyType());
+    }
+    return IValue(makeIntrusive<TupleValue>(std::move(elems), TupleType::create(std::move(types))));
+  }
+  return toIValueInferred(v);
+}
+
+}  // namespace
+
+ModuleTypeHandle createModuleType(const std::string& qualName) {
+  static std::atomic<size_t> mangleIndex{0};
+  auto cu = pythonCompilationUnit();
+  std::string name = qualName;
+  while (cu->findType(name)) name = mangle(qualName, mangleIndex++);
+  auto type = ClassType::create(name, /*isModule=*/true);
+  cu->addType(type);
+  return ModuleTypeHandle{type, cu};
+}
+
+TypePtr parseAnnotation(const std::string& annotation, const std::shared_ptr<CompilationUnit>& cu) {
+  auto source = std::make_shared<Source>(annotation, "<annotation>");
+  ExprPtr e = parseExpression(source);
+  TypeParser parser([cu](const std::string& name, const SourceRange&) -> TypePtr { return cu->findType(name); });
+  bool isFinal = false;
+  return parser.parse(e, &isFinal);
+}
+
+Function* defineModuleMethod(const ModuleTypeHandle& h, const std::string& source, const std::string& filename,
+                             size_t firstLine, const std::shared_ptr<Resolver>& resolver, bool unused) {
+  auto src = std::make_shared<Source>(source, filename, firstLine);
+  std::shared_ptr<SourceFile> file = parseFile(src);
+  const DefStmt* def = nullptr;
+  for (auto& s : file->body)
+    if (s->kind == StmtKind::Def) {
+      if (def) throw py::value_error("expected the source of a single method, found several defs");
+      def = &static_cast<const DefStmt&>(*s);
+    }
+  if (!def) throw py::value_error("expected the source of a method (a def statement)");
+  // The decorators were read on the Python side (export, unused, ignore markers); the compiler sees
+  // only what it must act on.
+  auto* mutableDef = const_cast<DefStmt*>(def);
+  mutableDef->decorators.clear();
+  if (unused) mutableDef->decorators.push_back(std::make_shared<NameExpr>(def->range, "unused"));
+  EmitContext ctx;
+  ctx.resolver = resolver;
+  ctx.callGraph = std::make_shared<CallGraph>();
+  if (Function* existing = h.type->findMethod(def->name)) return existing;
+  return defineFunction(*h.cu, file, *def, h.type->qualName() + "." + def->name, h.type, ctx);
+}
+
+py::object createModuleObject(const ModuleTypeHandle& h, const py::dict& values) {
+  const auto& attrs = h.type->attributes();
+  auto obj = makeIntrusive<Object>(h.type, attrs.size());
+  for (size_t i = 0; i < attrs.size(); ++i) {
+    const auto& a = attrs[i];
+    py::str key(a.name);
+    if (!values.contains(key))
+      throw py::value_error("no value given for attribute '" + a.name + "' of module type '" + h.type->qualName() + "'");
+    py::handle v = values[key];
+    if (a.type->kind() == TypeKind::Class && a.type->cast<ClassType>()->isModule()) {
+      // a submodule: the ScriptModule (or its ScriptObject handle) created for it
+      py::object handle = py::reinterpret_borrow<py::object>(v);
+      if (py::hasattr(handle, "_c")) handle = handle.attr("_c");
+      ObjectHandle* oh = nullptr;
+      try {
+        oh = &handle.cast<ObjectHandle&>();
+      } catch (const py::cast_error&) {
+        throw py::type_error("submodule '" + a.name + "' of '" + h.type->qualName() + "' must be a scripted module");
+      }
+      if (!oh->module.type()->equals(*a.type))
+        throw py::type_error("submodule '" + a.name + "' has type '" + oh->module.type()->qualName() +
+                             "' but the class declares '" + a.type->str() + "'");
+      obj->slots[i] = IValue(oh->module.object());
+      continue;
+    }
+    try {
+      obj->slots[i] = toIValue(v, a.type);
+    } catch (const py::type_error& e) {
+      throw py::type_error("attribute '" + a.name + "' of module type '" + h.type->qualName() +
+                           "' (declared '" + a.type->annotationStr() + "'): " + e.what());
+    }
+  }
+  return wrapObject(IValue(obj), h.cu);
+}
+
+void initModuleBuilderBindings(py::module_& m) {
+  py::class_<ModuleTypeHandle>(m, "ModuleType", "A TorchScript module class built from a Python nn.Module.")
+      .def_property_readonly("qualified_name", [](const ModuleTypeHandle& h) { return h.type->qualName(); })
+      .def("add_attribute",
+           [](ModuleTypeHandle& h, const std::string& name, const std::string& annotation, bool isParameter,
+              bool isBuffer) {
+             checkNewAttribute(h, name);
+             TypePtr t = parseAnnotation(annotation, h.cu);
+             h.type->addAttribute(name, t, isParameter, isBuffer);
+           },
+           py::arg("name"), py::arg("type"), py::arg("is_parameter") = false, py::arg("is_buffer") = false,
+           "Adds attribute `name` of TorchScript type `type` (an annotation string).")
+      .def("add_module",
+           [](ModuleTypeHandle& h, const std::string& name, const ModuleTypeHandle& sub) {
+             checkNewAttribute(h, name);
+             h.type->addAttribute(name, sub.type);
+           },
+           "Adds a submodule attribute whose class is `sub`.")
+      .def("add_constant",
+           [](ModuleTypeHandle& h, const std::string& name, py::handle value) {
+             checkNewAttribute(h, name);
+             h.type->addConstant(name, constantValue(value));
+           },
+           "Adds a constant (bool, int, float, str, None, device, dtype, or tuples of those).")
+      .def("set_container",
+           [](ModuleTypeHandle& h, const std::string& kind) { h.type->setContainer(containerFromName(kind)); },
+           "module_list (ModuleList, Sequential), module_dict, parameter_list, parameter_dict.")
+      .def("attribute_type",
+           [](const ModuleTypeHandle& h, const std::string& name) -> py::object {
+             int slot = h.type->findAttributeSlot(name);
+             if (slot < 0) return py::none();
+             return py::str(h.type->attributes()[static_cast<size_t>(slot)].type->annotationStr());
+           })
+      .def("has_method", [](const ModuleTypeHandle& h, const std::string& name) { return h.type->findMethod(name) != nullptr; })
+      .def("method_names",
+           [](const ModuleTypeHandle& h) {
+             std::vector<std::string> out;
+             for (Function* f : h.type->methods()) out.push_back(f->name());
+             return out;
+           })
+      .def("define_method",
+           [](ModuleTypeHandle& h, const std::string& source, const std::string& filename, size_t firstLine,
+              py::object resolver, bool unused) {
+             if (!resolver.is_none()) throw py::type_error("define_method: unsupported resolver object");
+             Function* f = defineModuleMethod(h, source, filename, firstLine, nullptr, unused);
+             return f->name();
+           },
+           py::arg("source"), py::arg("filename") = "<string>", py::arg("first_line") = 1,
+           py::arg("resolver") = py::none(), py::arg("unused") = false,
+           "Compiles one method from the source of a def; returns its name. The body is emitted by emit_methods.")
+      .def("emit_methods",
+           [](ModuleTypeHandle& h) {
+             for (Function* f : h.type->methods())
+               if (auto* gf = dynamic_cast<GraphFunction*>(f)) gf->ensureDefined();
+           },
+           "Emits every method body now, so compile errors surface at script time.")
+      .def("create_object", &createModuleObject, py::arg("values"),
+           "An object of this class with its attributes from `values` ({name: value}); a ScriptModule.")
+      .def("same_type", [](const ModuleTypeHandle& a, const ModuleTypeHandle& b) { return a.type == b.type; });
+
+  m.def("create_module_type", &createModuleType, py::arg("qualified_name"),
+        "A new module class named `qualified_name`, mangled (___torch_mangle_N) when the name is taken.");
+  m.def("_parse_annotation",
+        [](const std::string& annotation) { return parseAnnotation(annotation, pythonCompilationUnit())->annotationStr(); },
+        "The TorchScript type an annotation string denotes, as its annotation string (for tests).");
+}
+
+}  // namespace kindling::python

@@ -108,7 +108,12 @@ Function* defineModuleMethod(const ModuleTypeHandle& h, const std::string& sourc
   // only what it must act on.
   auto* mutableDef = const_cast<DefStmt*>(def);
   mutableDef->decorators.clear();
-  if (unused) mutableDef->decorators.push_back(std::make_shared<NameExpr>(def->range, "unused"));
+  if (unused) {
+    // @unused: only the signature is compiled (the body may use anything); calls raise.
+    mutableDef->decorators.push_back(std::make_shared<NameExpr>(def->range, "unused"));
+    auto stub = parseFile(std::make_shared<Source>("raise Exception(\"This function has been marked unused\")\n"));
+    mutableDef->body = stub->body;
+  }
   EmitContext ctx;
   ctx.resolver = resolver;
   ctx.callGraph = std::make_shared<CallGraph>();

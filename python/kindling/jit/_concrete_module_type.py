@@ -139,6 +139,11 @@ def _build_concrete(nn_module):
         c.container = "parameter_list"
     elif isinstance(nn_module, torch.nn.ParameterDict):
         c.container = "parameter_dict"
+    if nn_module._forward_hooks or nn_module._forward_pre_hooks:
+        # compiled callers would skip them: refuse rather than compute something else than eager
+        raise NotImplementedError(
+            "module '%s' (%s) has forward hooks or pre-hooks: Kindling does not compile hooks yet"
+            % (type(nn_module).__name__, _qualified_name(type(nn_module))))
     annotations = _class_annotations(nn_module)
     ignored = set(getattr(nn_module, "__jit_ignored_attributes__", []))
     added = set()

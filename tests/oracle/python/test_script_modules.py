@@ -464,3 +464,15 @@ def test_invalid_constant_names_attribute(kindling_only):
     with kindling_only():
         with pytest.raises(TypeError, match="attribute 'BadConst.w' is not a valid constant"):
             script_module(BadConst())
+
+
+@pytest.mark.parametrize("kind", ["forward", "pre"])
+def test_hooks_refused_not_skipped(kind, kindling_only):
+    model = Nested()
+    if kind == "forward":
+        model.a.register_forward_hook(lambda m, inp, out: out * 2)
+    else:
+        model.a.register_forward_pre_hook(lambda m, inp: (inp[0] * 2,))
+    with kindling_only():
+        with pytest.raises(NotImplementedError, match="'Affine'.*hooks"):
+            script_module(model)

@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "graph_builder.h"
 #include "module_builder.h"
+#include "script_compiler.h"
 #include "script_objects.h"
 #include "tensor_bridge.h"
 #include "value_conversion.h"
@@ -69,6 +70,7 @@ PYBIND11_MODULE(_C, m) {
   initScriptObjectBindings(m);
   initGraphBuilderBindings(m);
   initModuleBuilderBindings(m);
+  initScriptCompilerBindings(m);
 
   m.def("set_num_threads", &kindling::set_num_threads, "Intra-op threads for Kindling's kernels (>= 1).");
   m.def("get_num_threads", &kindling::get_num_threads);

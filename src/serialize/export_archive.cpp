@@ -157,6 +157,14 @@ Module placeholderModuleFor(GraphFunction& fn) {
   Value* self = g->block()->insertInput(0, "self");
   self->setType(cls);
   GraphFunction* forward = cu->addFunction(std::make_unique<GraphFunction>("__torch__.PlaceholderModule.forward", g));
+  // forward keeps the function's schema (argument defaults, declared types), `self` first
+  FunctionSchema schema = fn.getSchema();
+  Argument selfArg;
+  selfArg.name = "self";
+  selfArg.type = cls;
+  schema.arguments.insert(schema.arguments.begin(), selfArg);
+  schema.name = "forward";
+  forward->setSchema(std::move(schema));
   cls->addMethod(forward);
   auto obj = makeIntrusive<Object>(cls, 1);
   obj->slots[0] = IValue(true);

@@ -19,6 +19,7 @@ from ._patch import patch_torch, unpatch_torch
 from ._script_module import Graph, ScriptFunction, ScriptMethod, ScriptModule
 from ._serialization import load, save
 from ._trace import TracerWarning, TracingCheckError, script_if_tracing, trace, trace_module
+from ._script import script
 
 __all__ = [
     "Attribute", "CompileError", "Error", "Final", "Graph", "ScriptFunction", "ScriptMethod", "ScriptModule",
@@ -27,4 +28,5 @@ __all__ = [
     "enable_onednn_fusion", "fuser", "onednn_fusion_enabled", "optimized_execution", "set_fusion_strategy",
     "strict_fusion", "patch_torch", "unpatch_torch",
     "TracerWarning", "TracingCheckError", "script_if_tracing", "trace", "trace_module",
+    "script",
 ]

@@ -1,0 +1,250 @@
+"""kindling.jit.script for Python functions and TorchScript classes, NamedTuples and Enums
+(torch/jit/_script.py's script), compiled by Kindling's frontend; nothing here calls torch.jit.
+
+Functions compile to ScriptFunctions named as torch names them ("__torch__.<module>.<name>", mangled
+"___torch_mangle_<N>" when taken); the functions they call are compiled on demand through the
+resolution callback (_sources.py) and the object classifier `_classify` (the C++ side is
+python/src/script_compiler.h). Results are cached per Python object.
+"""
+import enum
+import inspect
+import math
+import types
+import typing
+import weakref
+import builtins
+
+import torch
+
+from .. import _C
+from . import _markers, _sources, _state
+from ._script_module import ScriptFunction
+
+_function_cache = weakref.WeakKeyDictionary()   # Python function -> ScriptFunction
+_class_cache = weakref.WeakKeyDictionary()      # Python class -> qualified name of its type
+_in_progress = {}                                # id(obj) -> qualified name being compiled
+
+
+def _qualified_name(obj):
+    override = getattr(obj, "_jit_override_qualname", None)
+    if isinstance(override, str):
+        return override
+    name = obj.__name__
+    if name == "<lambda>":
+        name = "_lambda"
+    module = getattr(obj, "__module__", None) or "__main__"
+    prefix = "__torch__" if module == "__main__" else "__torch__." + module
+    return prefix + "." + name
+
+
+def _compile_function(fn):
+    cached = _function_cache.get(fn)
+    if cached is not None:
+        return cached
+    text, filename, line = _sources.definition_source(fn)
+    qualname = _C._unique_name(_qualified_name(fn))
+    _in_progress[id(fn)] = qualname
+    try:
+        c = _C._compile_function(text, filename, line, qualname, _sources.resolution_callback(fn),
+                                 _sources.default_args(fn), _markers.is_unused(fn))
+    finally:
+        _in_progress.pop(id(fn), None)
+    sf = ScriptFunction(c, fn)
+    _function_cache[fn] = sf
+    return sf
+
+
+def _class_source(cls):
+    """Source text for a NamedTuple or Enum class built from the live class (torch reads them live too)."""
+    name = cls.__name__
+    if _markers.is_enum_class(cls):
+        body = ["    %s = %r" % (m.name, m.value) for m in cls]
+        return "class %s(Enum):\n%s\n" % (name, "\n".join(body))
+    anns = getattr(cls, "__annotations__", {})
+    body = []
+    for f in cls._fields:
+        body.append("    %s : %s" % (f, _annotation_text(anns.get(f, torch.Tensor))))
+    return "class %s(NamedTuple):\n%s\n" % (name, "\n".join(body) or "    pass")
+
+
+def _annotation_text(ann):
+    """A Python annotation as TorchScript annotation source."""
+    if isinstance(ann, str):
+        return ann
+    if ann is None or ann is type(None):
+        return "None"
+    simple = {torch.Tensor: "Tensor", int: "int", float: "float", bool: "bool", str: "str", complex: "complex",
+              torch.device: "Device", torch.dtype: "int", typing.Any: "Any"}
+    if ann in simple:
+        return simple[ann]
+    origin = getattr(ann, "__origin__", None)
+    args = getattr(ann, "__args__", None) or ()
+    if origin is not None:
+        names = {list: "List", dict: "Dict", tuple: "Tuple", typing.Union: "Union"}
+        if origin is typing.Union and len(args) == 2 and type(None) in args:
+            other = args[0] if args[1] is type(None) else args[1]
+            return "Optional[%s]" % _annotation_text(other)
+        base = names.get(origin)
+        if base is None and _markers.is_final(ann):
+            base = "Final"
+        if base is None:
+            raise TypeError("unsupported annotation %r" % (ann,))
+        if base == "Tuple" and not args:
+            return "Tuple[()]"
+        return "%s[%s]" % (base, ", ".join(_annotation_text(a) for a in args))
+    if isinstance(ann, type):
+        return _compile_class(ann)  # a class type: its qualified name
+    raise TypeError("unsupported annotation %r" % (ann,))
+
+
+def _compile_class(cls):
+    """Compiles a TorchScript class, NamedTuple or Enum; returns the qualified name of its type."""
+    cached = _class_cache.get(cls)
+    if cached is not None:
+        return cached
+    if id(cls) in _in_progress:
+        return _in_progress[id(cls)]
+    if issubclass(cls, torch.nn.Module):
+        raise _C.CompileError("'%s' is an nn.Module subclass: script an instance of it instead" % cls.__name__)
+    qualname = _C._unique_name(_qualified_name(cls))
+    _in_progress[id(cls)] = qualname
+    try:
+        if _markers.is_enum_class(cls) or _markers.is_namedtuple_class(cls):
+            text = _class_source(cls)
+            try:
+                _, filename, line = _sources.definition_source(cls)
+            except (OSError, TypeError):
+                filename, line = "<%s>" % cls.__name__, 1
+            rcb = _sources.class_resolution_callback(cls)
+        else:
+            text, filename, line = _sources.definition_source(cls)
+            rcb = _sources.class_resolution_callback(cls)
+        _C._compile_class(text, filename, line, qualname, rcb, cls)
+    finally:
+        _in_progress.pop(id(cls), None)
+    _class_cache[cls] = qualname
+    return qualname
+
+
+_BUILTIN_NAMESPACES = ["torch.nn.functional", "torch.linalg", "torch.special", "torch.fft", "torch", "math"]
+_FRONTEND_MODULES = {"torch", "math", "torch.nn.functional", "torch.jit", "torch.nn", "torch.linalg",
+                     "torch.special", "torch.fft", "torch.functional", "torch._VF"}
+
+
+def _is_constant(v):
+    if v is None or isinstance(v, (bool, int, float, str, complex, torch.dtype, torch.device)):
+        return True
+    if type(v) is tuple:
+        return all(_is_constant(e) for e in v)
+    return False
+
+
+def _special_form(obj):
+    import kindling.jit as kj
+    from . import _fork
+    table = [(_markers.annotate, "annotate"), (_markers.jit_isinstance, "isinstance"),
+             (_markers.is_scripting, "is_scripting"), (_markers.is_tracing, "is_tracing"),
+             (_fork.fork, "fork"), (_fork.wait, "wait"), (kj.is_tracing, "is_tracing")]
+    tj = torch.jit
+    for n in ("annotate", "isinstance", "is_scripting", "is_tracing", "_unwrap_optional"):
+        f = getattr(tj, n, None)
+        if f is not None:
+            table.append((f, n))
+    ji = getattr(torch, "_jit_internal", None)
+    if ji is not None:
+        for n in ("is_scripting", "_unwrap_optional"):
+            if hasattr(ji, n):
+                table.append((getattr(ji, n), n))
+    for f, n in table:
+        if obj is f:
+            return n
+    # torch.jit.fork / wait (their torch.jit objects; reading them does not call them)
+    if obj is getattr(torch.jit, "fork", None) or getattr(obj, "__name__", None) == "fork" and \
+            getattr(obj, "__module__", "").startswith("torch.jit"):
+        return "fork"
+    if obj is getattr(torch.jit, "wait", None) or getattr(obj, "__name__", None) == "wait" and \
+            getattr(obj, "__module__", "").startswith("torch.jit"):
+        return "wait"
+    return None
+
+
+def _classify(obj):
+    """What a Python object is to the compiler (the tuple forms are listed in python_resolver.h)."""
+    if _is_constant(obj):
+        return ("constant", obj)
+    if isinstance(obj, types.ModuleType):
+        name = obj.__name__
+        if name in _FRONTEND_MODULES:
+            return ("module", name)
+        return ("pymodule", obj)
+    if isinstance(obj, ScriptFunction):
+        return ("function", obj._c)
+    special = _special_form(obj)
+    if special is not None:
+        return ("special", special)
+    if isinstance(obj, type):
+        if obj.__module__ == "builtins":
+            return ("python_builtin", obj.__name__)
+        if obj is torch.Tensor:
+            return ("annotation", "Tensor")
+        if obj is torch.device:
+            return ("annotation", "Device")
+        return ("type", _compile_class(obj))
+    if getattr(obj, "__module__", None) == "typing" or getattr(obj, "__origin__", None) is not None:
+        try:
+            return ("annotation", _annotation_text(obj))
+        except TypeError:
+            return None
+    name = getattr(obj, "__name__", None)
+    if isinstance(obj, (types.BuiltinFunctionType, types.FunctionType)) and name:
+        if getattr(builtins, name, None) is obj:
+            return ("python_builtin", name)
+        for ns in _BUILTIN_NAMESPACES:
+            mod = torch.nn.functional if ns == "torch.nn.functional" else \
+                math if ns == "math" else torch if ns == "torch" else getattr(torch, ns.split(".")[1], None)
+            if mod is not None and getattr(mod, name, None) is obj:
+                return ("builtin", ns, name)
+    if inspect.isfunction(obj):
+        if _markers.get_modifier(obj) is _markers.FunctionModifiers.IGNORE:
+            return ("ignored", obj.__name__)
+        if id(obj) in _in_progress:
+            return ("function_name", _in_progress[id(obj)])
+        wrapped = getattr(obj, "_torchdynamo_inline", None)
+        return ("function", _compile_function(wrapped if wrapped is not None else obj)._c)
+    inline = getattr(obj, "_torchdynamo_inline", None)  # a torch.jit.ScriptFunction: its Python function
+    if inspect.isfunction(inline):
+        return ("function", _compile_function(inline)._c)
+    if isinstance(obj, torch.Tensor):
+        return ("error", "python value of type 'Tensor' cannot be used as a value in TorchScript code: pass it "
+                         "as an argument, or make it an attribute of a scripted module")
+    return ("error", "python value of type '%s' cannot be used as a value in TorchScript code" % type(obj).__name__)
+
+
+_C._set_object_classifier(_classify)
+
+
+def script(obj, optimize=None, _frame_depth=0, _rcb=None, example_inputs=None):
+    """Compiles a Python function or class to TorchScript with Kindling (torch.jit.script).
+
+    - a function: returns a ScriptFunction (cached per function); the functions it calls are compiled too;
+    - a class (TorchScript class, NamedTuple, Enum): compiles its type and returns the class itself;
+    - a ScriptFunction / ScriptModule: returned unchanged.
+    With PYTORCH_JIT=0 the object is returned unchanged. Compile errors raise kindling.jit.CompileError with
+    the user's file, line and the ``~~~ <--- HERE`` marker."""
+    if not _state.enabled:
+        return obj
+    from ._script_module import ScriptModule
+    if isinstance(obj, (ScriptFunction, ScriptModule)):
+        return obj
+    if isinstance(obj, torch.nn.Module):
+        from ._recursive import script_module  # nn.Module instances, recursively
+        return script_module(obj)
+    if isinstance(obj, type):
+        _compile_class(obj)
+        return obj
+    if inspect.isfunction(obj) or inspect.ismethod(obj):
+        fn = getattr(obj, "__func__", obj)
+        if _markers.is_ignored(fn) and not _markers.is_unused(fn):
+            raise _C.CompileError("'%s' is marked @ignore: it cannot be scripted" % fn.__name__)
+        return _compile_function(fn)
+    raise TypeError("kindling.jit.script expects a function, a class or an nn.Module, got %s" % type(obj).__name__)

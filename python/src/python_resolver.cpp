@@ -1,0 +1,239 @@
+// PythonResolver: names of compiled Python source resolved through live Python objects. See python_resolver.h.
+#include "python_resolver.h"
+
+#include "frontend/functional_library.h"
+#include "frontend/parser.h"
+#include "frontend/type_parser.h"
+#include "script_objects.h"
+#include "value_conversion.h"
+
+namespace kindling::python {
+
+namespace {
+
+py::handle gClassifier;  // (never released) kindling.jit._script._classify
+
+// A Python module other than the namespaces the frontend knows: `mymod.helper(x)`, `kindling.jit.annotate`.
+struct PythonModuleValue : SugaredValue {
+  PythonModuleValue(py::object m, std::shared_ptr<PythonResolver> r) : module(std::move(m)), resolver(std::move(r)) {}
+  ~PythonModuleValue() override {
+    py::gil_scoped_acquire gil;
+    module = py::object();
+  }
+  std::string kind() const override {
+    py::gil_scoped_acquire gil;
+    return "python module '" + py::str(module.attr("__name__")).cast<std::string>() + "'";
+  }
+  SugaredValuePtr attr(const SourceRange& loc, FunctionEmitter&, const std::string& field) override {
+    py::gil_scoped_acquire gil;
+    if (!py::hasattr(module, field.c_str()))
+      throw CompileError("Module '" + py::str(module.attr("__name__")).cast<std::string>() + "' has no attribute '" +
+                             field + "'",
+                         loc);
+    SugaredValuePtr v = resolver->objectToSugared(module.attr(field.c_str()), field, loc);
+    if (!v) throw CompileError("'" + field + "' of a Python module cannot be used in TorchScript code", loc);
+    return v;
+  }
+  py::object module;
+  std::shared_ptr<PythonResolver> resolver;
+};
+
+// An attribute of a frontend namespace, looked up when used: `relu` after `from torch import relu`.
+struct NamespaceMemberValue : SugaredValue {
+  NamespaceMemberValue(std::string ns, std::string f) : space(std::make_shared<BuiltinModule>(std::move(ns))), field(std::move(f)) {}
+  std::string kind() const override { return "builtin '" + space->name + "." + field + "'"; }
+  SugaredValuePtr resolved(const SourceRange& loc, FunctionEmitter& m) { return space->attr(loc, m, field); }
+  Value* asValue(const SourceRange& loc, FunctionEmitter& m) override { return resolved(loc, m)->asValue(loc, m); }
+  SugaredValuePtr attr(const SourceRange& loc, FunctionEmitter& m, const std::string& f) override {
+    return resolved(loc, m)->attr(loc, m, f);
+  }
+  SugaredValuePtr call(const SourceRange& loc, FunctionEmitter& m, const std::vector<NamedValue>& args,
+                       const std::vector<NamedValue>& kwargs, size_t nBinders) override {
+    return resolved(loc, m)->call(loc, m, args, kwargs, nBinders);
+  }
+  std::shared_ptr<BuiltinModule> space;
+  std::string field;
+};
+
+// `torch.jit.is_scripting()` (True in compiled code) and `is_tracing()` (False).
+struct ConstantCallValue : SugaredValue {
+  ConstantCallValue(std::string n, IValue v) : name(std::move(n)), value(std::move(v)) {}
+  std::string kind() const override { return "builtin '" + name + "'"; }
+  SugaredValuePtr call(const SourceRange& loc, FunctionEmitter& m, const std::vector<NamedValue>& args,
+                       const std::vector<NamedValue>& kwargs, size_t) override {
+    if (!args.empty() || !kwargs.empty()) throw CompileError(name + "() takes no arguments", loc);
+    return std::make_shared<SimpleValue>(m.insertConstant(value, loc));
+  }
+  std::string name;
+  IValue value;
+};
+
+// A function marked @ignore: torch.jit runs it in Python; Kindling runs compiled code without Python.
+struct IgnoredFunctionValue : SugaredValue {
+  explicit IgnoredFunctionValue(std::string n) : name(std::move(n)) {}
+  std::string kind() const override { return "ignored function '" + name + "'"; }
+  [[noreturn]] void reject(const SourceRange& loc) const {
+    throw CompileError("'" + name + "' is marked @ignore: it runs in Python, and Kindling runs compiled code "
+                       "without Python. Mark it @unused if compiled code never really calls it, or make it "
+                       "TorchScript",
+                       loc);
+  }
+  Value* asValue(const SourceRange& loc, FunctionEmitter&) override { reject(loc); }
+  SugaredValuePtr call(const SourceRange& loc, FunctionEmitter&, const std::vector<NamedValue>&,
+                       const std::vector<NamedValue>&, size_t) override {
+    reject(loc);
+  }
+  std::string name;
+};
+
+bool isCompileError(py::error_already_set& e) {
+  static py::handle cls = py::object(py::module_::import("kindling._C").attr("CompileError")).release();  // lives as long as the process
+  return e.matches(cls);
+}
+
+}  // namespace
+
+void setObjectClassifier(py::object classifier) { gClassifier = classifier.release(); }
+
+void rethrowAsCompileError(py::error_already_set& e, const std::string& context, const SourceRange& loc) {
+  if (isCompileError(e)) {
+    std::string inner = py::str(e.value());
+    throw CompileError(inner + "\n" + context, loc);
+  }
+  std::string type = py::str(e.type().attr("__name__"));
+  std::string msg = py::str(e.value());
+  throw CompileError(context + ": " + type + ": " + msg, loc);
+}
+
+PythonResolver::PythonResolver(py::object rcb, std::shared_ptr<CompilationUnit> cu, std::string owner)
+    : rcb_(std::move(rcb)), cu_(std::move(cu)), owner_(std::move(owner)) {}
+
+PythonResolver::~PythonResolver() {
+  if (!rcb_) return;
+  py::gil_scoped_acquire gil;
+  rcb_ = py::object();
+}
+
+py::object PythonResolver::lookup(const std::string& name, const SourceRange& loc) {
+  py::gil_scoped_acquire gil;
+  try {
+    return rcb_(name);
+  } catch (py::error_already_set& e) {
+    rethrowAsCompileError(e, "while looking up '" + name + "'", loc);
+  }
+}
+
+py::object PythonResolver::classify(py::handle obj, const std::string& name, const SourceRange& loc) {
+  if (!gClassifier) return py::none();
+  try {
+    return gClassifier(obj);
+  } catch (py::error_already_set& e) {
+    rethrowAsCompileError(e, "'" + name + "' is being compiled since it was called from '" + owner_ + "'", loc);
+  }
+}
+
+SugaredValuePtr PythonResolver::resolveValue(const std::string& name, const SourceRange& loc) {
+  py::gil_scoped_acquire gil;
+  py::object obj = lookup(name, loc);
+  if (obj.is_none()) {
+    // None itself is a constant; a missing name is reported by the emitter ("undefined value x")
+    return nullptr;
+  }
+  return objectToSugared(obj, name, loc);
+}
+
+SugaredValuePtr PythonResolver::objectToSugared(py::handle obj, const std::string& name, const SourceRange& loc) {
+  py::gil_scoped_acquire gil;
+  py::object c = classify(obj, name, loc);
+  if (c.is_none()) return nullptr;
+  py::tuple t = c.cast<py::tuple>();
+  std::string tag = t[0].cast<std::string>();
+  if (tag == "constant") {
+    try {
+      return std::make_shared<ConstantValue>(toIValueInferred(t[1]));
+    } catch (const py::type_error& e) {
+      throw CompileError("the Python value '" + name + "' cannot be used as a constant: " + e.what(), loc);
+    }
+  }
+  if (tag == "function") {
+    auto& h = t[1].cast<FunctionHandle&>();
+    return std::make_shared<FunctionValue>(h.fn);
+  }
+  if (tag == "function_name") {
+    std::string q = t[1].cast<std::string>();
+    if (Function* f = cu_->findFunction(q)) return std::make_shared<FunctionValue>(f);
+    throw CompileError("function '" + name + "' is called recursively. Recursive calls are not supported", loc);
+  }
+  if (tag == "type") {
+    std::string q = t[1].cast<std::string>();
+    if (TypePtr ty = cu_->findType(q)) return std::make_shared<ClassValue>(ty);
+    throw CompileError("class '" + name + "' is used while it is being compiled", loc);
+  }
+  if (tag == "module") return std::make_shared<BuiltinModule>(t[1].cast<std::string>());
+  if (tag == "pymodule") return std::make_shared<PythonModuleValue>(py::reinterpret_borrow<py::object>(t[1]), shared_from_this());
+  if (tag == "builtin") return std::make_shared<NamespaceMemberValue>(t[1].cast<std::string>(), t[2].cast<std::string>());
+  if (tag == "special") {
+    std::string f = t[1].cast<std::string>();
+    if (f == "is_scripting") return std::make_shared<ConstantCallValue>("is_scripting", IValue(true));
+    if (f == "is_tracing") return std::make_shared<ConstantCallValue>("is_tracing", IValue(false));
+    if (f == "wait") return std::make_shared<BuiltinFunction>("aten::wait");
+    if (f == "_unwrap_optional") return std::make_shared<BuiltinFunction>("aten::_unwrap_optional");
+    return std::make_shared<SpecialFormValue>(f);  // annotate, isinstance, fork
+  }
+  if (tag == "python_builtin") {
+    std::string b = t[1].cast<std::string>();
+    if (b == name) return nullptr;  // the emitter knows it by this name
+    throw CompileError("'" + name + "' is the Python builtin '" + b + "': use it under its own name in TorchScript code",
+                       loc);
+  }
+  if (tag == "ignored") return std::make_shared<IgnoredFunctionValue>(t[1].cast<std::string>());
+  if (tag == "error") throw CompileError(t[1].cast<std::string>(), loc);
+  if (tag == "annotation") throw CompileError("'" + name + "' is a type, not a value", loc);
+  throw CompileError("internal error: unknown classification '" + tag + "' of '" + name + "'", loc);
+}
+
+TypePtr PythonResolver::objectToType(py::handle obj, const std::string& name, const SourceRange& loc) {
+  py::gil_scoped_acquire gil;
+  py::object c = classify(obj, name, loc);
+  if (c.is_none()) return nullptr;
+  py::tuple t = c.cast<py::tuple>();
+  std::string tag = t[0].cast<std::string>();
+  if (tag == "type") return cu_->findType(t[1].cast<std::string>());
+  if (tag == "annotation") {
+    std::string text = t[1].cast<std::string>();
+    auto src = std::make_shared<Source>(text, loc.valid() ? loc.source->filename : "");
+    ExprPtr e;
+    try {
+      e = parseExpression(src);
+    } catch (const CompileError&) {
+      throw CompileError("'" + name + "' (" + text + ") is not a TorchScript type", loc);
+    }
+    auto self = shared_from_this();
+    TypeParser tp([self](const std::string& n, const SourceRange& l) { return self->resolveType(n, l); });
+    try {
+      return tp.parse(e);
+    } catch (const CompileError& err) {
+      throw CompileError(err.message() + " (in '" + name + "' = " + text + ")", loc);
+    }
+  }
+  return nullptr;
+}
+
+TypePtr PythonResolver::resolveType(const std::string& name, const SourceRange& loc) {
+  if (TypePtr t = cu_->findType(name)) return t;  // a qualified name ("__torch__.m.Point")
+  py::gil_scoped_acquire gil;
+  py::object obj = lookup(name, loc);
+  if (obj.is_none()) return nullptr;
+  return objectToType(obj, name, loc);
+}
+
+Function* PythonResolver::resolveFunction(const std::string& name, const SourceRange& loc) {
+  if (Function* f = cu_->findFunction(name)) return f;
+  // torch.nn.functional / torch.functional functions PyTorch compiles from Python source: Kindling's own
+  // library, compiled into the Python compilation unit on first use.
+  if (isLibraryQualifiedName(name)) return functionalLibraryFunction(*cu_, name, nullptr);
+  (void)loc;
+  return nullptr;
+}
+
+}  // namespace kindling::python

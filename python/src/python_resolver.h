@@ -1,0 +1,77 @@
+// The frontend's Resolver over live Python objects, for compiling Python source with kindling.jit.script
+// (torch/csrc/jit/python/python_sugared_value.cpp and script_init.cpp's PythonResolver).
+//
+// A name the compiled code does not define locally is looked up through a Python *resolution callback*
+// (`rcb(name) -> object or None`, what torch.jit's createResolutionCallbackFromClosure builds: the
+// function's globals, then its closure cells, then `typing` and `builtins`). The object found is then
+// *classified* by the Python hook registered with `_C._set_object_classifier` (kindling/jit/_script.py's
+// `_classify`), which may compile it on demand (a Python function called by compiled code, a class used
+// as a type) and answers with a tuple the resolver turns into a SugaredValue:
+//
+//   ("constant", value)          None/bool/int/float/str/dtype/device or tuples of those: prim::Constant
+//   ("function", ScriptFunction) a compiled function (kindling._C.ScriptFunction): prim::CallFunction
+//   ("function_name", qualname)  a function of the Python compilation unit being compiled right now
+//   ("type", qualname)           a class / NamedTuple / Enum type of the Python compilation unit
+//   ("annotation", "List[int]")  a typing alias (resolveType only): parsed as an annotation
+//   ("module", "torch")          a namespace the frontend knows: torch, math, torch.nn.functional, ...
+//   ("pymodule", module)         any other Python module: attribute access classifies getattr(module, x)
+//   ("builtin", "torch", "relu") an attribute of a frontend namespace (`from torch import relu`)
+//   ("special", "annotate")      annotate / isinstance / fork / wait / is_scripting / is_tracing / _unwrap_optional
+//   ("python_builtin", "len")    a Python builtin: handled by the emitter under its own name
+//   ("ignored", name)            an @ignore'd function: calling it is a CompileError (it needs Python)
+//   ("error", message)           a CompileError at the use ("python value of type 'X' cannot be used ...")
+//   None                         not known to Python: the emitter's own names, then "undefined value x"
+//
+// Python exceptions raised by the callback or the hook become CompileErrors at the use's range; a
+// CompileError raised while compiling a callee keeps its text and adds "'g' is being compiled since it was
+// called from 'f'" with the call site, as torch does.
+#pragma once
+#include <pybind11/pybind11.h>
+
+#include <memory>
+#include <string>
+
+#include "frontend/ir_emitter.h"
+#include "runtime/compilation_unit.h"
+
+namespace kindling::python {
+
+namespace py = pybind11;
+
+class PythonResolver : public Resolver, public std::enable_shared_from_this<PythonResolver> {
+ public:
+  /// `rcb`: name -> Python object or None. `cu`: where compiled functions and types live (the Python
+  /// compilation unit). `owner`: the name of what is being compiled (for "called from 'f'" messages).
+  PythonResolver(py::object rcb, std::shared_ptr<CompilationUnit> cu, std::string owner);
+  ~PythonResolver() override;
+
+  TypePtr resolveType(const std::string& name, const SourceRange& loc) override;
+  Function* resolveFunction(const std::string& name, const SourceRange& loc) override;
+  SugaredValuePtr resolveValue(const std::string& name, const SourceRange& loc) override;
+
+  /// The SugaredValue for a Python object found under `name` (nullptr: let the emitter resolve `name`).
+  SugaredValuePtr objectToSugared(py::handle obj, const std::string& name, const SourceRange& loc);
+  /// The type a Python object denotes in an annotation (class, NamedTuple, Enum, typing alias), or nullptr.
+  TypePtr objectToType(py::handle obj, const std::string& name, const SourceRange& loc);
+
+  const std::shared_ptr<CompilationUnit>& compilationUnit() const { return cu_; }
+  const std::string& owner() const { return owner_; }
+
+ private:
+  py::object lookup(const std::string& name, const SourceRange& loc);
+  py::object classify(py::handle obj, const std::string& name, const SourceRange& loc);
+
+  py::object rcb_;
+  std::shared_ptr<CompilationUnit> cu_;
+  std::string owner_;
+};
+
+/// Registers the classification hook (kindling.jit._script._classify(obj) -> tuple or None).
+void setObjectClassifier(py::object classifier);
+
+/// Converts a Python exception being handled (from `e`) into a CompileError at `loc`: a Kindling
+/// CompileError raised in Python keeps its text and gets `context` appended ("'g' is being compiled since
+/// it was called from 'f'"); other exceptions are reported as "<context>: <ExceptionType>: <message>".
+[[noreturn]] void rethrowAsCompileError(py::error_already_set& e, const std::string& context, const SourceRange& loc);
+
+}  // namespace kindling::python

@@ -1,0 +1,184 @@
+// Compiling Python functions and classes with Kindling's frontend. See script_compiler.h.
+#include "script_compiler.h"
+
+#include <unordered_map>
+
+#include "frontend/compiler.h"
+#include "frontend/parser.h"
+#include "python_resolver.h"
+#include "script_objects.h"
+#include "value_conversion.h"
+
+namespace kindling::python {
+
+namespace {
+
+// What every compilation into a compilation unit shares: the calls seen so far (recursion across
+// separately scripted functions is found as in one program) and the static methods of its classes.
+struct UnitState {
+  std::shared_ptr<CallGraph> callGraph = std::make_shared<CallGraph>();
+  std::shared_ptr<std::unordered_map<std::string, Function*>> staticMethods =
+      std::make_shared<std::unordered_map<std::string, Function*>>();
+};
+
+UnitState& stateOf(const CompilationUnit& cu) {
+  static auto* states = new std::unordered_map<const CompilationUnit*, UnitState>();  // lives as long as the process
+  return (*states)[&cu];
+}
+
+EmitContext contextFor(const std::shared_ptr<CompilationUnit>& cu, const std::shared_ptr<Resolver>& resolver) {
+  EmitContext ctx;
+  ctx.resolver = resolver;
+  UnitState& st = stateOf(*cu);
+  ctx.callGraph = st.callGraph;
+  ctx.staticMethods = st.staticMethods;
+  return ctx;
+}
+
+bool isDocstringOrPass(const StmtPtr& s) {
+  return s->kind == StmtKind::Pass || (s->kind == StmtKind::Expr && s->as<ExprStmt>().value->kind == ExprKind::Str);
+}
+
+// The one statement of kind `kind` a definition's source must consist of.
+const Stmt& singleDefinition(const SourceFile& file, StmtKind kind, const char* what, const std::shared_ptr<const Source>& src) {
+  const Stmt* found = nullptr;
+  for (auto& s : file.body) {
+    if (isDocstringOrPass(s)) continue;
+    if (s->kind != kind || found)
+      throw CompileError(std::string("expected the source of a single ") + what, s->range);
+    found = s.get();
+  }
+  if (!found) throw CompileError(std::string("expected the source of a single ") + what,
+                                 SourceRange(src, 0, src->text.size()));
+  return *found;
+}
+
+std::string lastComponent(const std::string& q) {
+  size_t dot = q.rfind('.');
+  return dot == std::string::npos ? q : q.substr(dot + 1);
+}
+
+}  // namespace
+
+std::string uniqueQualifiedName(const CompilationUnit& cu, const std::string& qualName) {
+  auto taken = [&](const std::string& q) { return cu.findFunction(q) || cu.findType(q); };
+  if (!taken(qualName)) return qualName;
+  static size_t mangleIndex = 0;  // as torch's CompilationUnit::mangle: one counter, names never reused
+  size_t dot = qualName.rfind('.');
+  std::string prefix = dot == std::string::npos ? "" : qualName.substr(0, dot + 1);
+  std::string name = lastComponent(qualName);
+  while (true) {
+    std::string candidate = prefix + "___torch_mangle_" + std::to_string(mangleIndex++) + "." + name;
+    if (!taken(candidate)) return candidate;
+  }
+}
+
+GraphFunction* compilePythonFunction(const std::shared_ptr<CompilationUnit>& cu, const PythonSource& source,
+                                     const std::string& qualName, const std::shared_ptr<ClassType>& selfType,
+                                     const std::shared_ptr<Resolver>& resolver, const CompileFunctionOptions& options) {
+  auto src = std::make_shared<Source>(source.text, source.filename, source.startingLine);
+  std::shared_ptr<SourceFile> file = parseFile(src);
+  // A copy: defaults given by Python are removed from it.
+  auto defCopy = std::make_shared<DefStmt>(static_cast<const DefStmt&>(singleDefinition(*file, StmtKind::Def, "function definition", src)));
+  DefStmt& def = *defCopy;
+  // Defaults come from the live function (they may name globals the source cannot evaluate).
+  std::unordered_map<std::string, SourceRange> pythonDefaults;
+  for (auto& p : def.params) {
+    if (p.defaultValue && options.defaults.contains(p.name.c_str())) {
+      pythonDefaults[p.name] = p.defaultValue->range;
+      p.defaultValue = nullptr;
+    }
+  }
+  if (options.unused) {
+    // @unused: the signature stays, the body raises (as torch.jit's unused stub); the return type is
+    // declared or inferred from that body
+    def.body = parseFile(std::make_shared<Source>("raise Exception(\"This function has been marked unused\")\n"))->body;
+  }
+  EmitContext ctx = contextFor(cu, resolver);
+  TypePtr self = selfType;
+  if (self && def.params.empty()) throw CompileError("methods must have a self argument", def.range);
+  FunctionSchema schema = schemaForDef(def, def.name, self, ctx);
+  for (auto& a : schema.arguments) {
+    auto it = pythonDefaults.find(a.name);
+    if (it == pythonDefaults.end()) continue;
+    py::handle value = options.defaults[a.name.c_str()];
+    try {
+      a.defaultValue = toIValue(value, a.type);
+    } catch (const py::type_error& e) {
+      throw CompileError("Expected a default value of type " + a.type->annotationStr() + " on parameter \"" + a.name +
+                             "\": " + e.what(),
+                         it->second);
+    }
+  }
+  const DefStmt* defp = defCopy.get();
+  auto holder = std::make_shared<const Function*>(nullptr);
+  Function* fn = cu->defineFunction(qualName, schema, [file, defCopy, defp, self, ctx, schema, holder](Graph& g) {
+    EmitContext c = ctx;
+    c.currentFunction = *holder;
+    emitFunctionBody(g, *defp, schema, self, c);
+  });
+  *holder = fn;
+  if (selfType) selfType->addMethod(fn);
+  auto* gf = static_cast<GraphFunction*>(fn);
+  gf->ensureDefined();
+  return gf;
+}
+
+TypePtr compilePythonClass(const std::shared_ptr<CompilationUnit>& cu, const PythonSource& source,
+                           const std::string& qualName, const std::shared_ptr<Resolver>& resolver) {
+  auto src = std::make_shared<Source>(source.text, source.filename, source.startingLine);
+  std::shared_ptr<SourceFile> file = parseFile(src);
+  auto& cls = static_cast<const ClassStmt&>(singleDefinition(*file, StmtKind::Class, "class definition", src));
+  EmitContext ctx = contextFor(cu, resolver);
+  TypePtr t = defineClass(*cu, file, cls, qualName, ctx);
+  if (auto* ct = t->cast<ClassType>()) {
+    for (Function* m : ct->methods())
+      if (auto* gf = dynamic_cast<GraphFunction*>(m)) gf->ensureDefined();
+    for (auto& [name, f] : *ctx.staticMethods)
+      if (name.compare(0, qualName.size() + 1, qualName + ".") == 0)
+        if (auto* gf = dynamic_cast<GraphFunction*>(f)) gf->ensureDefined();
+  }
+  return t;
+}
+
+void initScriptCompilerBindings(py::module_& m) {
+  m.def("_set_object_classifier", &setObjectClassifier,
+        "Registers kindling.jit._script._classify, which tells the compiler what a Python object is.");
+  m.def("_unique_name", [](const std::string& q) { return uniqueQualifiedName(*pythonCompilationUnit(), q); },
+        "The qualified name, mangled as torch does when the Python compilation unit already has it.");
+  m.def(
+      "_compile_function",
+      [](const std::string& text, const std::string& filename, size_t line, const std::string& qualName,
+         py::object rcb, py::dict defaults, bool unused) {
+        auto cu = pythonCompilationUnit();
+        auto resolver = std::make_shared<PythonResolver>(std::move(rcb), cu, lastComponent(qualName));
+        CompileFunctionOptions options;
+        options.defaults = std::move(defaults);
+        options.unused = unused;
+        GraphFunction* fn = compilePythonFunction(cu, PythonSource{text, filename, line}, qualName, nullptr, resolver, options);
+        return FunctionHandle{cu, fn};
+      },
+      py::arg("source"), py::arg("filename"), py::arg("line"), py::arg("qualname"), py::arg("rcb"),
+      py::arg("defaults"), py::arg("unused") = false,
+      "Compiles the Python source of one def (see script_compiler.h) into the Python compilation unit.");
+  m.def(
+      "_compile_class",
+      [](const std::string& text, const std::string& filename, size_t line, const std::string& qualName, py::object rcb,
+         py::object pythonClass) {
+        auto cu = pythonCompilationUnit();
+        auto resolver = std::make_shared<PythonResolver>(std::move(rcb), cu, lastComponent(qualName));
+        TypePtr t = compilePythonClass(cu, PythonSource{text, filename, line}, qualName, resolver);
+        if (!pythonClass.is_none()) {
+          registerTypeOfPythonClass(pythonClass, t);
+          if (t->kind() == TypeKind::Enum || t->kind() == TypeKind::Tuple) registerPythonClass(qualName, pythonClass);
+        }
+        return qualName;
+      },
+      py::arg("source"), py::arg("filename"), py::arg("line"), py::arg("qualname"), py::arg("rcb"),
+      py::arg("python_class") = py::none(),
+      "Compiles the Python source of one class (TorchScript class, NamedTuple or Enum) into the Python "
+      "compilation unit; returns its qualified name.");
+  m.def("_has_type", [](const std::string& q) { return pythonCompilationUnit()->findType(q) != nullptr; });
+}
+
+}  // namespace kindling::python

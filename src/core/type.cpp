@@ -230,6 +230,12 @@ TypePtr TupleType::create(std::vector<TypePtr> elems) { return std::make_shared<
 TypePtr TupleType::createNamed(std::string qualName, std::vector<std::string> names, std::vector<TypePtr> elems) {
   return std::make_shared<TupleType>(std::move(elems), std::move(qualName), std::move(names));
 }
+TypePtr TupleType::createNamed(std::string qualName, std::vector<std::string> names, std::vector<TypePtr> elems,
+                               std::vector<std::shared_ptr<IValue>> defaults) {
+  auto t = std::make_shared<TupleType>(std::move(elems), std::move(qualName), std::move(names));
+  t->defaults_ = std::move(defaults);
+  return t;
+}
 TypePtr TupleType::createNamed(std::vector<std::string> names, std::vector<TypePtr> elems) {
   return std::make_shared<TupleType>(std::move(elems), std::nullopt, std::move(names));
 }

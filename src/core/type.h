@@ -138,6 +138,12 @@ class TupleType : public Type {
   const std::vector<TypePtr>& elements() const { return elems_; }
   const std::optional<std::string>& qualName() const { return qualName_; }
   const std::vector<std::string>& names() const { return names_; }
+  /// Field defaults of a NamedTuple class written in source (`b : float = 2.5`), one entry per field,
+  /// null where the field has none (or empty): its constructor fills them in. Archives never carry them
+  /// (PyTorch 1.13 prints the defaults into each constructor call instead).
+  const std::vector<std::shared_ptr<IValue>>& fieldDefaults() const { return defaults_; }
+  static TypePtr createNamed(std::string qualName, std::vector<std::string> names, std::vector<TypePtr> elems,
+                             std::vector<std::shared_ptr<IValue>> defaults);
   std::string str() const override;             // "(int, float)"
   std::string annotationStr() const override;   // "Tuple[int, float]"
   std::vector<TypePtr> containedTypes() const override { return elems_; }
@@ -147,6 +153,7 @@ class TupleType : public Type {
   std::vector<TypePtr> elems_;
   std::optional<std::string> qualName_;
   std::vector<std::string> names_;
+  std::vector<std::shared_ptr<IValue>> defaults_;
 };
 
 class UnionType : public Type {
@@ -225,6 +232,24 @@ class ClassType : public Type {
   const IValue* findConstant(const std::string& name) const;
   void addConstant(const std::string& name, const IValue& v);
 
+  /// `@property` of a TorchScript class, as PyTorch 1.13 compiles it: the getter is the method
+  /// "__<name>_getter", the setter (empty when there is none) "__<name>_setter"; `obj.name` calls the
+  /// getter and `obj.name = v` the setter. Archives carry only the two methods (their code calls them).
+  struct Property {
+    std::string name, getter, setter;
+  };
+  const std::vector<Property>& properties() const { return properties_; }
+  const Property* findProperty(const std::string& name) const {
+    for (const Property& p : properties_)
+      if (p.name == name) return &p;
+    return nullptr;
+  }
+  void addProperty(Property p) { properties_.push_back(std::move(p)); }
+  void setPropertySetter(const std::string& name, const std::string& setter) {
+    for (Property& p : properties_)
+      if (p.name == name) p.setter = setter;
+  }
+
   const std::vector<Function*>& methods() const { return methods_; }
   Function* findMethod(const std::string& name) const;
   void addMethod(Function* fn) { methods_.push_back(fn); }
@@ -245,6 +270,7 @@ class ClassType : public Type {
   std::vector<Attribute> attributes_;
   std::vector<Constant> constants_;
   std::vector<Function*> methods_;  // owned by the CompilationUnit
+  std::vector<Property> properties_;
 };
 using ClassTypePtr = std::shared_ptr<ClassType>;
 

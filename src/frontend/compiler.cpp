@@ -1,5 +1,7 @@
 #include "frontend/compiler.h"
 
+#include "frontend/emitter/control_flow_analysis.h"
+
 #include <optional>
 #include <unordered_map>
 #include <unordered_set>
@@ -66,7 +68,8 @@ Function* defineFunction(CompilationTarget& target, const std::shared_ptr<Source
     std::string n = dottedName(d);
     if (n == "torch.jit.ignore" || n == "jit.ignore")
       throw CompileError("@torch.jit.ignore functions call back into Python and cannot run in Kindling", d->range);
-    if (n == "property") throw CompileError("properties are not supported yet", d->range);
+    if (n == "property" && !selfType)
+      throw CompileError("@property is only allowed on methods of a class", d->range);
   }
   bool isStatic = hasDecorator(def, "staticmethod");
   TypePtr self = isStatic ? nullptr : TypePtr(selfType);
@@ -147,17 +150,31 @@ TypePtr defineClass(CompilationTarget& target, const std::shared_ptr<SourceFile>
   if (isNamedTuple) {
     std::vector<std::string> names;
     std::vector<TypePtr> types;
+    std::vector<std::shared_ptr<IValue>> defaults;
     for (auto& s : cls.body) {
       if (s->kind == StmtKind::Pass) continue;
       if (s->kind == StmtKind::Expr && s->as<ExprStmt>().value->kind == ExprKind::Str) continue;
       if (s->kind != StmtKind::Assign || !s->as<AssignStmt>().annotation || s->as<AssignStmt>().targets[0]->kind != ExprKind::Name)
         throw CompileError("NamedTuple classes may only contain field declarations `name : T`", s->range);
       auto& a = s->as<AssignStmt>();
-      if (a.value) throw CompileError("NamedTuple default values are not supported yet", a.range);
       names.push_back(a.targets[0]->as<NameExpr>().id);
       types.push_back(tp.parse(a.annotation));
+      if (a.value) {
+        // a default: a constant of the field's type (as typing.NamedTuple, fields after one have one too)
+        IValue v = evalConstantExpr(a.value, types.back());
+        if (!v.type()->isSubtypeOf(types.back()) && !(v.isInt() && types.back()->kind() == TypeKind::Float))
+          throw CompileError("NamedTuple field '" + names.back() + "' of type " + types.back()->annotationStr() +
+                                 " has a default of type " + v.type()->annotationStr(),
+                             a.value->range);
+        if (v.isInt() && types.back()->kind() == TypeKind::Float) v = IValue(static_cast<double>(v.toInt()));
+        defaults.resize(names.size());
+        defaults.back() = std::make_shared<IValue>(v);
+      } else if (!defaults.empty()) {
+        throw CompileError("Non-default namedtuple field '" + names.back() + "' follows default field", a.range);
+      }
     }
-    TypePtr t = TupleType::createNamed(qualName, names, types);
+    if (!defaults.empty()) defaults.resize(names.size());
+    TypePtr t = TupleType::createNamed(qualName, names, types, defaults);
     target.addType(t);
     return t;
   }
@@ -227,6 +244,41 @@ TypePtr defineClass(CompilationTarget& target, const std::shared_ptr<SourceFile>
       default: throw CompileError("unexpected statement in a class body", s->range);
     }
   }
+  // Properties: `@property def x(self)` is the method __x_getter, `@x.setter def x(self, v)` __x_setter
+  // (PyTorch 1.13's names); registered before __init__ runs, whose `self.x = v` calls the setter.
+  std::unordered_map<const DefStmt*, std::string> methodNames;
+  for (const DefStmt* d : methods) {
+    for (auto& dec : d->decorators) {
+      std::string n = dottedName(dec);
+      if (n == "property") {
+        if (type->findProperty(d->name)) throw CompileError("property '" + d->name + "' is defined twice", d->range);
+        type->addProperty({d->name, "__" + d->name + "_getter", ""});
+        methodNames[d] = "__" + d->name + "_getter";
+      } else if (n == d->name + ".setter") {
+        if (!type->findProperty(d->name))
+          throw CompileError("'" + n + "' of a property that is not defined before it", dec->range);
+        type->setPropertySetter(d->name, "__" + d->name + "_setter");
+        methodNames[d] = "__" + d->name + "_setter";
+      } else if (n == d->name + ".deleter") {
+        throw CompileError("property deleters are not supported", dec->range);
+      }
+    }
+  }
+  // Methods whose schema needs no inference (property getters and setters included) are declared before
+  // __init__ is emitted, so that __init__ can call methods defined after it and property setters
+  // (`self.x = v`, as Python does); the others follow.
+  if (!ctx.archiveMode) {
+    for (auto it = methods.begin(); it != methods.end();) {
+      auto renamed = methodNames.find(*it);
+      bool declarable = (*it)->name != "__init__" && !hasDecorator(**it, "staticmethod");
+      if (declarable && ((*it)->returnType || !(*it)->typeComment.empty() || !emitter::containsReturn((*it)->body))) {
+        defineFunction(target, file, **it, qualName + "." + (renamed != methodNames.end() ? renamed->second : (*it)->name), type, ctx);
+        it = methods.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
   // User classes: attributes come from the assignments to self in __init__, found by emitting __init__
   // once into a scratch graph before any other method is compiled (PyTorch compiles __init__ first).
   if (!ctx.archiveMode) {
@@ -254,7 +306,8 @@ TypePtr defineClass(CompilationTarget& target, const std::shared_ptr<SourceFile>
       (*ctx.staticMethods)[qualName + "." + d.name] = defineFunction(target, file, d, fnName, nullptr, ctx);
       return;
     }
-    defineFunction(target, file, d, qualName + "." + d.name, type, ctx);
+    auto renamed = methodNames.find(&d);
+    defineFunction(target, file, d, qualName + "." + (renamed != methodNames.end() ? renamed->second : d.name), type, ctx);
   });
   return type;
 }

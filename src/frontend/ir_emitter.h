@@ -110,6 +110,14 @@ void emitFunctionBody(Graph& graph, const DefStmt& def, const FunctionSchema& sc
 /// lists of those, negative numbers. Throws CompileError otherwise. `type` (optional) shapes lists.
 IValue evalConstantExpr(const ExprPtr& e, const TypePtr& type);
 
+/// A parameter default: a constant expression (evalConstantExpr), or else an expression of constants and
+/// operators (`torch.ones(2)`, `torch.float32`) evaluated now, as Python evaluates defaults when the def
+/// runs. Throws CompileError for anything else (control flow, calls of TorchScript functions).
+IValue evalDefaultExpr(const ExprPtr& e, const TypePtr& type, const EmitContext& ctx);
+
+/// Variables widened from None to Optional[T] (frontend/emitter/none_widening.h): name → Optional[T].
+using NoneWidenings = std::unordered_map<std::string, TypePtr>;
+
 struct Environment;
 struct CondValue;
 struct Refinement;
@@ -150,6 +158,24 @@ class FunctionEmitter {
   /// Called for every variable assignment: inside a try body, the variables an except clause reads keep
   /// their value at the time of the exception (try_except.cpp).
   void noteAssignment(const std::string& name, Value* v, const SourceRange& loc);
+  /// Variables that start as None and take a T later (none_widening.h): `x = None` of such a name is typed
+  /// Optional[T]; with `collect`, setVar throws a NoneWideningRequest where it would report that a
+  /// variable of type NoneType is assigned a T.
+  void setNoneWidenings(NoneWidenings w, bool collect) {
+    noneWidenings_ = std::move(w);
+    collectWidenings_ = collect;
+  }
+  TypePtr widenedType(const std::string& name) const {
+    auto it = noneWidenings_.find(name);
+    return it == noneWidenings_.end() ? nullptr : it->second;
+  }
+  bool collectingWidenings() const { return collectWidenings_; }
+  /// Emits `e` alone into the (empty) graph, in an empty environment: evalDefaultExpr's first step.
+  Value* emitStandaloneExpr(const ExprPtr& e, const TypePtr& typeHint);
+  /// A call of the lambda `e` (a LambdaExpr; `defaults` evaluated where it was written, one per
+  /// parameter, null without): its body inlined with the parameters bound (frontend/emitter/lambdas.cpp).
+  SugaredValuePtr inlineLambda(const SourceRange& loc, const ExprPtr& e, const std::vector<Value*>& defaults,
+                               const std::vector<NamedValue>& args, const std::vector<NamedValue>& kwargs);
 
  private:
   friend struct Environment;
@@ -202,6 +228,7 @@ class FunctionEmitter {
   void emitAssert(const AssertStmt& s);
   void emitReturn(const ReturnStmt& s);
   void emitDelete(const DeleteStmt& s);
+  void emitDeleteListSlice(const SourceRange& loc, Value* list, const SliceExpr& slice);
   void emitWith(const WithStmt& s);
 
   // expressions
@@ -224,7 +251,16 @@ class FunctionEmitter {
   Value* emitTupleLiteral(const SequenceExpr& e, const TypePtr& typeHint);
   Value* emitListComprehension(const ComprehensionExpr& e, const TypePtr& typeHint);
   Value* emitDictComprehension(const ComprehensionExpr& e, const TypePtr& typeHint);
+  /// The `for` clauses of `e` from `index` on: nested loops and `if`s, `onElement` emitted innermost.
+  void emitComprehensionClauses(const ComprehensionExpr& e, size_t index, const std::function<void()>& onElement);
+  /// The elements of `e` when every iterable is a tuple and every condition static (tuple(<generator>)).
+  std::vector<SugaredValuePtr> emitUnrolledComprehension(const ComprehensionExpr& e);
   Value* emitJoinedStr(const JoinedStrExpr& e);
+  SugaredValuePtr emitLambda(const ExprPtr& e);
+  /// `xs.sort()` / `sorted(xs)` of a list of class instances with __lt__ (class_sort.cpp); null when `f`
+  /// is another call.
+  SugaredValuePtr tryEmitClassListSort(const SourceRange& loc, const BuiltinFunction& f,
+                                       const std::vector<NamedValue>& args, const std::vector<NamedValue>& kwargs);
   SugaredValuePtr emitSubscript(const SubscriptExpr& s, const TypePtr& typeHint);
   Value* emitTensorIndexing(const SourceRange& loc, Value* tensor, const std::vector<ExprPtr>& subs);
   SugaredValuePtr emitIsInstance(const CallExpr& c, CondValue* cond);
@@ -260,6 +296,9 @@ class FunctionEmitter {
   int tryCounter_ = 0;
   std::unordered_map<int64_t, Value*> intLiterals_;
   std::unordered_map<double, Value*> floatLiterals_;  // keyed like PyTorch's: 0.0 and -0.0 share one
+  std::vector<const LambdaExpr*> inlining_;  // lambdas whose calls are being inlined
+  NoneWidenings noneWidenings_;
+  bool collectWidenings_ = false;
   int exprDepth_ = 0;  // bounds recursion on pathological expressions
   size_t tmpCounter_ = 0;
 };

@@ -100,7 +100,10 @@ class Lexer {
         while (pos_ < s_.size() && s_[pos_] != '\n') ++pos_;
         std::string comment = s_.substr(b + 1, pos_ - b - 1);
         size_t k = comment.find_first_not_of(" \t");
-        if (k != std::string::npos && comment.compare(k, 5, "type:") == 0) pendingTypeComment_ = comment.substr(k + 5);
+        if (k != std::string::npos && comment.compare(k, 5, "type:") == 0) {
+          if (depth_ > 0 && !toks_.empty()) toks_.back().typeComment = comment.substr(k + 5);  // per parameter
+          else pendingTypeComment_ = comment.substr(k + 5);
+        }
         continue;
       }
       if (c == '\\') {

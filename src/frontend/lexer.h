@@ -43,6 +43,9 @@ struct Token {
   bool isInt64MinMagnitude = false;
   bool isFString = false;
   bool isBytes = false;
+  /// Text after `# type:` of a comment that follows this token inside brackets (a parameter's own type
+  /// comment: `def f(a,  # type: int`), else empty.
+  std::string typeComment;
   /// Text as written (for error messages): the source slice, or "<newline>"/"<indent>"/... for layout tokens.
   std::string text(const Source& src) const;
 };

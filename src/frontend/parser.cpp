@@ -308,8 +308,19 @@ class Parser {
       p.kwargOnly = kwOnly;
       p.range = rangeFrom(ps);
       if (p.isVarArgs) kwOnly = true;
+      // `a,  # type: int`: the comment follows the comma, or the parameter's last token before `)`
+      const Token& last = toks_[pos_ - 1];
+      bool comma = acceptOp(",");
+      const std::string& tc = comma && !toks_[pos_ - 1].typeComment.empty() ? toks_[pos_ - 1].typeComment : last.typeComment;
+      if (!tc.empty()) {
+        SourceRange r = tokRange(comma ? toks_[pos_ - 1] : last);
+        size_t lineNo = src_->startingLine + src_->lineOf(r.start);
+        size_t b = tc.find_first_not_of(" \t"), e = tc.find_last_not_of(" \t");
+        std::string text = b == std::string::npos ? std::string() : tc.substr(b, e - b + 1);
+        p.typeComment = parseExpression(std::make_shared<Source>(text, src_->filename, lineNo));
+      }
       d->params.push_back(std::move(p));
-      if (!acceptOp(",")) break;
+      if (!comma) break;
     }
     expectOp(")");
     if (acceptOp("->")) d->returnType = test();
@@ -567,14 +578,18 @@ class Parser {
     size_t start = cur().start;
     if (acceptKw("lambda")) {
       std::vector<std::string> params;
+      std::vector<ExprPtr> defaults;
       while (!isOp(":")) {
+        if (isOp("*") || isOp("**")) fail("*args and **kwargs are not supported in lambdas");
         params.push_back(expectName());
-        if (acceptOp("=")) test();
+        defaults.push_back(acceptOp("=") ? test() : nullptr);
+        if (!defaults.back() && defaults.size() > 1 && defaults[defaults.size() - 2])
+          fail("non-default argument follows default argument");
         if (!acceptOp(",")) break;
       }
       expectOp(":");
       ExprPtr body = test();
-      return std::make_shared<LambdaExpr>(rangeFrom(start), std::move(params), body);
+      return std::make_shared<LambdaExpr>(rangeFrom(start), std::move(params), std::move(defaults), body);
     }
     ExprPtr e = orTest();
     if (isKw("if")) {

@@ -267,6 +267,7 @@ SugaredValuePtr SimpleValue::attr(const SourceRange& loc, FunctionEmitter& m, co
       n->output()->setDebugName(numeric ? "_" + field : field);
       return simple(n->output());
     }
+    if (const ClassType::Property* p = ct->findProperty(field)) return m.callMethod(loc, value, p->getter, {}, {});
     if (ct->findMethod(field)) return std::make_shared<MethodValue>(value, field);
     if (ct->isModule())
       throw CompileError("Module '" + ct->name() + "' has no attribute '" + field + "' ", loc);
@@ -370,7 +371,8 @@ SugaredValuePtr SimpleValue::attr(const SourceRange& loc, FunctionEmitter& m, co
 
 std::optional<bool> SimpleValue::hasAttr(const SourceRange&, FunctionEmitter&, const std::string& field) {
   if (auto* ct = value->type()->cast<ClassType>())
-    return ct->findConstant(field) || ct->findAttributeSlot(field) >= 0 || ct->findMethod(field);
+    return ct->findConstant(field) || ct->findAttributeSlot(field) >= 0 || ct->findMethod(field) ||
+           ct->findProperty(field);
   return std::nullopt;
 }
 
@@ -378,6 +380,12 @@ void SimpleValue::setAttr(const SourceRange& loc, FunctionEmitter& m, const std:
   auto* ct = value->type()->cast<ClassType>();
   if (!ct) throw CompileError("Tried to set an attribute on a value of type " + value->type()->annotationStr(), loc);
   if (ct->findConstant(field)) throw CompileError("Cannot assign to constant attribute '" + field + "'", loc);
+  if (const ClassType::Property* p = ct->findProperty(field)) {
+    if (p->setter.empty())
+      throw CompileError("can't set attribute '" + field + "': the property of '" + ct->str() + "' has no setter", loc);
+    m.callMethod(loc, value, p->setter, {NamedValue(loc, v)}, {});
+    return;
+  }
   int slot = ct->findAttributeSlot(field);
   if (slot < 0 && m.context().inferAttributesOf && m.context().inferAttributesOf.get() == ct) {
     // the attribute's type is the first value's type (`self.x = None` makes a NoneType attribute, as
@@ -585,6 +593,7 @@ SugaredValuePtr ClassValue::call(const SourceRange& loc, FunctionEmitter& m, con
       Argument a;
       a.name = i < tt->names().size() ? tt->names()[i] : "_" + std::to_string(i);
       a.type = tt->elements()[i];
+      if (i < tt->fieldDefaults().size() && tt->fieldDefaults()[i]) a.defaultValue = *tt->fieldDefaults()[i];
       s.arguments.push_back(a);
     }
     auto [idx, matched] = matchSchemas({&s}, loc, m.graph(), args, kwargs, std::nullopt, m.registry());

@@ -225,11 +225,16 @@ struct JoinedStrExpr : Expr {
   std::vector<Part> parts;
 };
 
-/// lambda args: body — parsed so that the emitter can reject it with a good message.
+/// lambda args: body — inlined at each call by the emitter (frontend/emitter/lambdas.cpp).
+/// `defaults` has one entry per parameter, null where the parameter has no default.
 struct LambdaExpr : Expr {
-  LambdaExpr(SourceRange r, std::vector<std::string> a, ExprPtr b)
-      : Expr(ExprKind::Lambda, std::move(r)), params(std::move(a)), body(std::move(b)) { above(body); }
+  LambdaExpr(SourceRange r, std::vector<std::string> a, std::vector<ExprPtr> d, ExprPtr b)
+      : Expr(ExprKind::Lambda, std::move(r)), params(std::move(a)), defaults(std::move(d)), body(std::move(b)) {
+    above(body);
+    for (const ExprPtr& x : defaults) above(x);
+  }
   std::vector<std::string> params;
+  std::vector<ExprPtr> defaults;
   ExprPtr body;
 };
 
@@ -256,6 +261,9 @@ struct Param {
   bool kwargOnly = false;  // after a bare `*`
   bool isVarArgs = false;  // *args
   bool isKwArgs = false;   // **kwargs
+  /// `# type: T` written after the parameter (the per-argument form of function type comments, with
+  /// `# type: (...) -> R` in the body); null otherwise.
+  ExprPtr typeComment;
 };
 
 struct DefStmt : Stmt {

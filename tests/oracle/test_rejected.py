@@ -27,7 +27,6 @@ WORDING = {
     "call_non_callable": "'int' object is not callable",              # PT: cannot call a value of type 'int'
     "global_stmt": "'global' statements are not supported",           # PT: global variables aren't supported
     "import_forbidden_module": "import statements are only supported at the top level",
-    "lambda_expr": "Lambda is not supported in TorchScript",          # PT: Lambda aren't supported
     "optional_tensor_method": "Tried to access attribute 'relu' of a value of type Optional[Tensor]",
     "set_literal": "set literals are not supported in TorchScript",   # PT: Set aren't supported
     "tuple_index_nonconstant": "Tuple index must be an integer constant",

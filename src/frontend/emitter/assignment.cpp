@@ -60,9 +60,21 @@ void FunctionEmitter::emitAssign(const AssignStmt& s) {
 void FunctionEmitter::emitAssignTarget(const ExprPtr& target, const SugaredValuePtr& value, const SourceRange& loc,
                                        const TypePtr& declared) {
   switch (target->kind) {
-    case ExprKind::Name:
-      setVar(*this, *env_, target->as<NameExpr>().id, value, target->range);
+    case ExprKind::Name: {
+      const std::string& name = target->as<NameExpr>().id;
+      if (TypePtr widened = widenedType(name)) {
+        // `x = None` of a variable assigned a T later (none_widening.h): x is Optional[T]
+        auto* sv = dynamic_cast<SimpleValue*>(value.get());
+        if (sv && sv->value->type()->kind() == TypeKind::None) {
+          Node* load = graph_.insert(prim::Load, {sv->value}, 1);
+          load->output()->setType(widened);
+          setVar(*this, *env_, name, std::make_shared<SimpleValue>(load->output()), target->range);
+          return;
+        }
+      }
+      setVar(*this, *env_, name, value, target->range);
       return;
+    }
     case ExprKind::Tuple:
     case ExprKind::List: {
       const auto& elts = target->as<SequenceExpr>().elts;
@@ -249,6 +261,10 @@ void FunctionEmitter::emitDelete(const DeleteStmt& s) {
       auto& sub = t->as<SubscriptExpr>();
       Value* obj = emitExpr(sub.value);
       if (sub.subscripts.size() != 1) throw CompileError("unsupported del target", t->range);
+      if (sub.subscripts[0]->kind == ExprKind::Slice && obj->type()->kind() == TypeKind::List) {
+        emitDeleteListSlice(t->range, obj, sub.subscripts[0]->as<SliceExpr>());
+        continue;
+      }
       Value* idx = emitExpr(sub.subscripts[0]);
       if (obj->type()->kind() == TypeKind::List || obj->type()->kind() == TypeKind::Dict) {
         builtinCall(t->range, "aten::Delete", {NamedValue(t->range, obj), NamedValue(t->range, idx)});
@@ -262,6 +278,40 @@ void FunctionEmitter::emitDelete(const DeleteStmt& s) {
     }
     throw CompileError("del statements are only supported for names and subscripts", t->range);
   }
+}
+
+}  // namespace kindling
+
+namespace kindling {
+
+// `del xs[a:b:c]` (PyTorch 1.13 has no operator for it): the indices the slice selects, taken by slicing
+// list(range(len(xs))) with the same bounds (Python's slice semantics, negative steps included), sorted
+// in descending order and deleted one by one, so the list object itself changes (as for every alias).
+//     $idx = list(range(len(xs)))[a:b:c]; $idx.sort(reverse=True)
+//     for $i in $idx: del xs[$i]
+void FunctionEmitter::emitDeleteListSlice(const SourceRange& loc, Value* list, const SliceExpr& slice) {
+  std::string k = std::to_string(tmpCounter_++);
+  auto name = [&](const std::string& n) { return std::make_shared<NameExpr>(loc, "$del_" + n + k); };
+  auto call = [&](const std::string& f, std::vector<ExprPtr> args) {
+    return std::make_shared<CallExpr>(loc, std::make_shared<NameExpr>(loc, f), std::move(args), std::vector<Keyword>{});
+  };
+  ExprPtr indices = call("list", {call("range", {call("len", {name("l")})})});
+  ExprPtr sliced = std::make_shared<SubscriptExpr>(
+      loc, indices, std::vector<ExprPtr>{std::make_shared<SliceExpr>(slice.range, slice.start, slice.end, slice.step)},
+      false);
+  auto sortCall = std::make_shared<CallExpr>(
+      loc, std::make_shared<AttributeExpr>(loc, name("idx"), "sort", loc), std::vector<ExprPtr>{},
+      std::vector<Keyword>{Keyword{"reverse", std::make_shared<BoolExpr>(loc, true), loc}});
+  StmtList body{std::make_shared<DeleteStmt>(
+      loc, std::vector<ExprPtr>{std::make_shared<SubscriptExpr>(loc, name("l"), std::vector<ExprPtr>{name("i")}, false)})};
+  StmtList prog{std::make_shared<AssignStmt>(loc, std::vector<ExprPtr>{name("idx")}, sliced, nullptr),
+                std::make_shared<ExprStmt>(loc, sortCall),
+                std::make_shared<ForStmt>(loc, name("i"), name("idx"), body, StmtList{})};
+  auto scope = std::make_shared<Environment>(env_->block, env_);
+  env_ = scope;
+  setVar(*this, *env_, "$del_l" + k, std::make_shared<SimpleValue>(list), loc);
+  emitStatements(prog);
+  env_ = scope->next;
 }
 
 }  // namespace kindling

@@ -164,6 +164,8 @@ SugaredValuePtr FunctionEmitter::emitApply(const CallExpr& c, size_t nBinders, c
   if (auto* sf = dynamic_cast<SpecialFormValue*>(callee.get())) return emitSpecialForm(*sf, c, typeHint);
   auto args = emitArgs(c.args);
   auto kwargs = emitKwargs(c.keywords);
+  if (auto* bf = dynamic_cast<BuiltinFunction*>(callee.get()))
+    if (auto sorted = tryEmitClassListSort(c.range, *bf, args, kwargs)) return sorted;
   // materialize empty list literals for non-builtin callees lazily in schema matching; others need values
   return callee->call(c.range, *this, args, kwargs, nBinders);
 }

@@ -261,6 +261,17 @@ CondValue FunctionEmitter::emitCompare(const CompareExpr& c) {
 CondValue FunctionEmitter::emitCompareOne(const SourceRange& loc, CmpOpKind op, const ExprPtr& lhsE, Value* lhs,
                                           const ExprPtr& rhsE, Value* rhs) {
   CondValue out;
+  if (op == CmpOpKind::Eq || op == CmpOpKind::Ne) {
+    // `x == None` / `x != None` mean `x is None` / `x is not None` for every type without its own
+    // __eq__/__ne__ (Python compares by identity then), refining Optional[T] alike. PyTorch 1.13 has no
+    // overload for them and rejects the comparison; the saved code is the `is` form.
+    bool lNone = !lhs || lhs->type()->kind() == TypeKind::None;
+    bool rNone = !rhs || rhs->type()->kind() == TypeKind::None;
+    Value* other = lNone ? rhs : lhs;
+    auto* oc = other ? other->type()->cast<ClassType>() : nullptr;
+    if ((lNone || rNone) && !(oc && oc->findMethod(op == CmpOpKind::Eq ? "__eq__" : "__ne__")))
+      return emitCompareOne(loc, op == CmpOpKind::Eq ? CmpOpKind::Is : CmpOpKind::IsNot, lhsE, lhs, rhsE, rhs);
+  }
   if (op == CmpOpKind::Is || op == CmpOpKind::IsNot) {
     // refinement / static evaluation for `x is None`
     bool lNone = !lhs || lhs->type()->kind() == TypeKind::None;

@@ -2,6 +2,8 @@
 // evaluated as constants, broadcasting-list arguments, the return type declared or inferred.
 #include "frontend/ir_emitter.h"
 
+#include "frontend/emitter/none_widening.h"
+
 #include <optional>
 
 #include "frontend/emitter/control_flow_analysis.h"
@@ -50,6 +52,13 @@ FunctionSchema schemaForDef(const DefStmt& def, const std::string& name, const T
     if (anyAnnotation)
       throw CompileError("A function with a type comment may not also have annotations", def.typeCommentRange);
     parseTypeComment(def.typeComment, def.typeCommentRange, commentTypes, commentReturn);
+    if (commentTypes.size() == 1 && commentTypes[0]->kind == ExprKind::Ellipsis) {
+      // `# type: (...) -> R`: each parameter's type is the `# type: T` comment after it (Tensor without)
+      commentTypes.clear();
+      for (size_t i = selfType && !def.params.empty() ? 1 : 0; i < def.params.size(); ++i)
+        commentTypes.push_back(def.params[i].typeComment ? def.params[i].typeComment
+                                                         : std::make_shared<NameExpr>(def.params[i].range, "Tensor"));
+    }
     size_t expected = def.params.size() - (selfType && !def.params.empty() ? 1 : 0);
     if (commentTypes.size() != expected)
       throw CompileError("Number of type annotations (" + std::to_string(commentTypes.size()) +
@@ -74,7 +83,7 @@ FunctionSchema schemaForDef(const DefStmt& def, const std::string& name, const T
       a.type = TensorType();
     }
     if (p.defaultValue) {
-      IValue v = evalConstantExpr(p.defaultValue, a.type);
+      IValue v = evalDefaultExpr(p.defaultValue, a.type, ctx);
       if (a.N && (v.isInt() || v.isDouble())) v = broadcastDefault(v, *a.N);
       if (!v.type()->isSubtypeOf(a.type) &&
           !(v.isList() && a.type->kind() == TypeKind::List) && !(v.isList() && a.type->kind() == TypeKind::Optional))
@@ -101,7 +110,9 @@ FunctionSchema schemaForDef(const DefStmt& def, const std::string& name, const T
     Argument any;
     any.type = nullptr;
     tmp.returns.push_back(any);
+    NoneWidenings widen = emitter::settleNoneWidenings(def, tmp, selfType, ctx);
     FunctionEmitter e(scratch, ctx);
+    e.setNoneWidenings(std::move(widen), false);
     e.emitDef(def, tmp, selfType);
     ret.type = e.inferredReturnType() ? e.inferredReturnType() : scratch.outputs().at(0)->type();
   }

@@ -1,6 +1,8 @@
 // Variables of the emitter's environment (see environment.h).
 #include "frontend/emitter/environment.h"
 
+#include "frontend/emitter/none_widening.h"
+
 namespace kindling::emitter {
 
 bool meaningfulName(const std::string& name) {
@@ -22,7 +24,13 @@ void setVar(FunctionEmitter& m, Environment& env, const std::string& name, const
             const SourceRange& loc) {
   if (auto* sv = dynamic_cast<SimpleValue*>(v.get())) {
     Value* value = sv->value;
+    auto widen = [&](const TypePtr& before) {
+      // `x = None` earlier, a T now: collected as Optional[T] (none_widening.h)
+      if (m.collectingWidenings() && before->kind() == TypeKind::None && value->type()->kind() != TypeKind::None)
+        throw NoneWideningRequest{name, OptionalType::create(value->type())};
+    };
     if (TypePtr carried = env.carriedType(name)) {
+      if (!value->type()->isSubtypeOf(carried)) widen(carried);
       if (!value->type()->isSubtypeOf(carried))
         throw CompileError("Variable '" + name + "' previously had type " + typeNameForMsg(carried) +
                                " but is now being assigned to a value of type " + typeNameForMsg(value->type()),
@@ -31,9 +39,10 @@ void setVar(FunctionEmitter& m, Environment& env, const std::string& name, const
     // A variable from an enclosing block keeps its type (as PyTorch's setSugaredVar: checked against the
     // enclosing frames even when this block assigned it before).
     if (env.next) {
-      if (auto parent = env.next->findQuiet(name)) {
+      if (auto parent = env.locals.count(name) ? nullptr : env.next->findInScope(name)) {
         if (auto* pv = dynamic_cast<SimpleValue*>(parent.get())) {
           TypePtr parentType = pv->value->type();
+          if (!value->type()->isSubtypeOf(parentType)) widen(parentType);
           if (!value->type()->isSubtypeOf(parentType))
             throw CompileError("Variable '" + name + "' previously had type " + typeNameForMsg(parentType) +
                                    " but is now being assigned to a value of type " + typeNameForMsg(value->type()),

@@ -5,6 +5,7 @@
 #pragma once
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -20,6 +21,9 @@ struct Environment {
   std::unordered_map<std::string, SugaredValuePtr> table;
   std::unordered_map<std::string, std::string> errors;     // name → message when used
   std::unordered_map<std::string, TypePtr> carriedTypes;   // loop-carried variables of a loop body frame
+  /// Names local to the scope this frame opens (a comprehension's targets, a lambda's parameters): as in
+  /// Python they shadow the function's variables of the same name, whatever their type, and end with it.
+  std::set<std::string> locals;
 
   // Looks a name up through the enclosing frames. Throws the recorded error for names that are
   // undefined on some path.
@@ -45,6 +49,16 @@ struct Environment {
     for (const Environment* e = this; e; e = e->next.get()) {
       auto it = e->carriedTypes.find(name);
       if (it != e->carriedTypes.end()) return it->second;
+      if (e->locals.count(name)) return nullptr;  // the scope of a local name ends here
+    }
+    return nullptr;
+  }
+  /// findQuiet limited to the scope of `name`: null past the frame that declares it local.
+  SugaredValuePtr findInScope(const std::string& name) const {
+    for (const Environment* e = this; e; e = e->next.get()) {
+      auto it = e->table.find(name);
+      if (it != e->table.end()) return it->second;
+      if (e->errors.count(name) || e->locals.count(name)) return nullptr;
     }
     return nullptr;
   }

@@ -37,7 +37,7 @@ Value* FunctionEmitter::emitExpr(const ExprPtr& e, const TypePtr& typeHint) {
     case ExprKind::DictComp: return emitDictComprehension(e->as<ComprehensionExpr>(), typeHint);
     case ExprKind::JoinedStr: return emitJoinedStr(e->as<JoinedStrExpr>());
     case ExprKind::Starred: throw CompileError("Starred expressions are only allowed as call arguments or assignment targets", e->range);
-    case ExprKind::Lambda: throw CompileError("Lambda is not supported in TorchScript", e->range);
+    case ExprKind::Lambda: return emitLambda(e)->asValue(e->range, *this);
     case ExprKind::Ellipsis: throw CompileError("'...' is only allowed in tensor subscripts", e->range);
     case ExprKind::Slice: throw CompileError("slices are only allowed in subscripts", e->range);
     default: return emitSugaredExpr(e, 1, typeHint)->asValue(e->range, *this);
@@ -54,6 +54,7 @@ SugaredValuePtr FunctionEmitter::emitSugaredExpr(const ExprPtr& e, size_t nBinde
     }
     case ExprKind::Call: return emitApply(e->as<CallExpr>(), nBinders, typeHint);
     case ExprKind::Subscript: return emitSubscript(e->as<SubscriptExpr>(), typeHint);
+    case ExprKind::Lambda: return emitLambda(e);
     default: return std::make_shared<SimpleValue>(emitExpr(e, typeHint));
   }
 }

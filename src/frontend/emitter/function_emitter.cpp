@@ -3,6 +3,7 @@
 #include "frontend/ir_emitter.h"
 
 #include "frontend/emitter/environment.h"
+#include "frontend/emitter/none_widening.h"
 
 namespace kindling {
 
@@ -28,7 +29,9 @@ bool CallGraph::addAndCheckCycle(const Function* caller, const Function* callee)
 
 void emitFunctionBody(Graph& graph, const DefStmt& def, const FunctionSchema& schema, const TypePtr& selfType,
                       const EmitContext& ctx) {
+  NoneWidenings widen = emitter::settleNoneWidenings(def, schema, selfType, ctx);
   FunctionEmitter e(graph, ctx);
+  e.setNoneWidenings(std::move(widen), false);
   e.emitDef(def, schema, selfType);
 }
 

@@ -152,6 +152,11 @@ SugaredValuePtr FunctionEmitter::emitSpecialForm(const SpecialFormValue& f, cons
   }
   if (form == "tuple") {
     nargs(1, 1);
+    if (c.args[0]->kind == ExprKind::ListComp) {
+      std::vector<Value*> vs;
+      for (auto& e : emitUnrolledComprehension(c.args[0]->as<ComprehensionExpr>())) vs.push_back(e->asValue(loc, *this));
+      return std::make_shared<SimpleValue>(createTuple(vs, loc));
+    }
     auto v = emitSugaredExpr(c.args[0]);
     if (v->shouldUnroll()) {
       std::vector<Value*> vs;

@@ -73,7 +73,33 @@ SugaredValuePtr FunctionEmitter::emitSubscript(const SubscriptExpr& s, const Typ
         };
         int64_t n = static_cast<int64_t>(elems.size());
         int64_t step = constOr(sl.step, 1);
-        if (step != 1) throw CompileError("tuple slices with a step are not supported", sub->range);
+        if (step == 0) throw CompileError("slice step cannot be zero", sl.step->range);
+        if (step != 1) {
+          // Python's slice.indices(n), then one prim::TupleIndex per element, as PyTorch emits a stepped
+          // tuple slice (whose bounds PyTorch 1.13 gets wrong for some negative steps: t[10:-10:-1]
+          // drops the first element; the indices chosen here are Python's)
+          int64_t lower = step < 0 ? -1 : 0, upper = step < 0 ? n - 1 : n;
+          auto adjust = [&](const ExprPtr& x, int64_t dflt) {
+            if (!x) return dflt;
+            int64_t i = constOr(x, 0);
+            if (i < 0) i = std::max(i + n, lower);
+            else i = std::min(i, upper);
+            return i;
+          };
+          int64_t b = adjust(sl.start, step < 0 ? upper : lower), e = adjust(sl.end, step < 0 ? lower : upper);
+          std::vector<Value*> out;
+          for (int64_t i = b; step > 0 ? i < e : i > e; i += step) {
+            if (v->node()->kind() == prim::TupleConstruct) {
+              out.push_back(v->node()->input(static_cast<size_t>(i)));
+              continue;
+            }
+            Node* node = graph_.insert(prim::TupleIndex, {v, literalConstant(IValue(i), sub->range)}, 1);
+            node->setSourceRange(loc);
+            node->output()->setType(elems[static_cast<size_t>(i)]);
+            out.push_back(node->output());
+          }
+          return std::make_shared<SimpleValue>(createTuple(out, loc));
+        }
         int64_t beg = constOr(sl.start, 0), end = constOr(sl.end, n);
         if (beg < 0) beg += n;
         if (end < 0) end += n;

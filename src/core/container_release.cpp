@@ -8,6 +8,7 @@
 // linked list of objects), the stack holds at most two of these destructors at once.
 #include <cstdlib>
 #include <new>
+#include <vector>
 
 #include "core/ivalue.h"
 
@@ -82,6 +83,30 @@ class ReleaseScope {
 };
 
 }  // namespace
+
+void moveOutContained(const IValue& container, std::vector<IValue>& out) {
+  switch (container.tag()) {
+    case IValue::Tag::List: case IValue::Tag::Tuple: case IValue::Tag::Object: {
+      std::vector<IValue>& e = container.isList()    ? container.toListRef().elements
+                               : container.isTuple() ? container.toTupleRef().elements
+                                                     : container.toObjectRef().slots;
+      for (IValue& x : e) out.push_back(std::move(x));
+      e.clear();
+      return;
+    }
+    case IValue::Tag::Dict: {
+      DictValue& d = container.toDictRef();
+      for (const auto& kv : d.items()) {
+        out.push_back(kv.first);
+        out.push_back(kv.second);
+      }
+      d.clear();
+      return;
+    }
+    default:
+      return;
+  }
+}
 
 TupleValue::~TupleValue() {
   ReleaseScope scope;

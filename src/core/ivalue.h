@@ -262,6 +262,12 @@ struct EnumHolder : IntrusiveTarget {
   IValue value;
 };
 
+/// Moves the values `container` holds directly (list and tuple elements, dict keys and values, object
+/// slots) to the end of `out` and leaves it empty; any other value is left as it is. The step of walks
+/// that take nested containers apart with a work list instead of recursion (defined beside the
+/// containers' iterative destructors, core/container_release.cpp).
+void moveOutContained(const IValue& container, std::vector<IValue>& out);
+
 /// Calls `fn` once for every distinct Object reachable from `root` through object slots, lists, tuples
 /// and dict values (a module tree and everything its attributes hold), parents before their slots.
 /// Iterative, so deep or cyclic object graphs neither recurse nor loop.

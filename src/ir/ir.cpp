@@ -14,6 +14,17 @@ constexpr int64_t kTopoLow = std::numeric_limits<int64_t>::min() / 2;
 constexpr int64_t kTopoHigh = std::numeric_limits<int64_t>::max() / 2;
 }  // namespace
 
+// ---------------------------------------------------------------- InlinedCallStack
+
+InlinedCallStack::~InlinedCallStack() {
+  std::shared_ptr<const InlinedCallStack> next = std::move(caller);
+  while (next && next.use_count() == 1) {
+    // The last owner of `next`: take its caller before it goes, so no destructor recurses.
+    std::shared_ptr<const InlinedCallStack> after = std::move(const_cast<InlinedCallStack&>(*next).caller);
+    next = std::move(after);
+  }
+}
+
 // ---------------------------------------------------------------- Value
 
 std::string Value::debugName() const {
@@ -95,15 +106,18 @@ Node::~Node() {
 }
 
 namespace {
+// Both search the use list from its end: uses are appended as users are created, and passes remove
+// users back to front (DCE, freeing a block) or just after adding them, so the use sought is at or near
+// the end and removing every use of a value with many uses stays linear instead of quadratic.
 void removeUse(Value* v, Node* user, size_t offset) {
   auto& uses = const_cast<std::vector<Use>&>(v->uses());
-  auto it = std::find(uses.begin(), uses.end(), Use{user, offset});
-  if (it != uses.end()) uses.erase(it);
+  auto it = std::find(uses.rbegin(), uses.rend(), Use{user, offset});
+  if (it != uses.rend()) uses.erase(std::next(it).base());
 }
 void setUseOffset(Value* v, Node* user, size_t from, size_t to) {
   auto& uses = const_cast<std::vector<Use>&>(v->uses());
-  for (Use& u : uses)
-    if (u.user == user && u.offset == from) { u.offset = to; return; }
+  for (auto it = uses.rbegin(); it != uses.rend(); ++it)
+    if (it->user == user && it->offset == from) { it->offset = to; return; }
 }
 }  // namespace
 
@@ -268,15 +282,20 @@ void Node::insertAfter(Node* n) {
       topoPosition_ = lo + (hi - lo) / 2;
     }
   } else {
-    // No room: renumber the whole block.
-    int64_t pos = kTopoLow;
-    Node* p = owningBlock_->paramNode();
-    for (Node* c = p; c; c = c->next_) {
-      c->topoPosition_ = pos;
-      pos += kTopoSpacing;
-    }
-    owningBlock_->returnNode()->topoPosition_ = kTopoHigh;
+    // No room: the block is renumbered when a position is next compared (isBefore), so a pass that
+    // inserts many nodes at one place (constants hoisted to the front) renumbers once, not every ~20 nodes.
+    owningBlock_->topoStale_ = true;
   }
+}
+
+void Block::renumberTopology() const {
+  int64_t pos = kTopoLow;
+  for (Node* c = input_; c != output_; c = c->next_) {
+    c->topoPosition_ = pos;
+    pos += kTopoSpacing;
+  }
+  output_->topoPosition_ = kTopoHigh;
+  topoStale_ = false;
 }
 
 void Node::moveBefore(Node* n) {
@@ -329,6 +348,7 @@ bool Node::isBefore(const Node* n) const {
     if (!a || !b) return false;
   }
   if (a == b) return false;  // siblings blocks of the same node: not ordered
+  if (a->owningBlock_->topoStale_) a->owningBlock_->renumberTopology();
   return a->topoPosition_ < b->topoPosition_;
 }
 
@@ -521,6 +541,24 @@ Node* Graph::createClone(Node* n, const std::function<Value*(Value*)>& valueMap,
     for (Block* b : n->blocks()) r->addBlock()->cloneFrom(b, valueMap);
   }
   return r;
+}
+
+size_t blockNestingDepth(const Block* block, const Node** deepest) {
+  size_t best = 0;
+  std::vector<std::pair<const Block*, size_t>> work{{block, 0}};
+  while (!work.empty()) {
+    auto [b, depth] = work.back();
+    work.pop_back();
+    for (const Node* n : *b) {
+      if (n->blocks().empty()) continue;
+      if (depth + 1 > best) {
+        best = depth + 1;
+        if (deepest) *deepest = n;
+      }
+      for (const Block* sb : n->blocks()) work.emplace_back(sb, depth + 1);
+    }
+  }
+  return best;
 }
 
 std::shared_ptr<Graph> Graph::copy() const {

@@ -33,13 +33,33 @@ class Block;
 class Node;
 class Value;
 
-/// Where an inlined node came from (PyTorch's InlinedCallStack): the calls it was inlined through,
-/// outermost first — each the callee's qualified name and the call's source range in its caller.
+/// One call an inlined node was inlined through: the callee's qualified name and the call's source range
+/// in its caller.
 struct InlinedFrame {
   std::string callee;
   SourceRange callSite;
+  const Function* function = nullptr;  // the callee, when known (the inliner's recursion check)
 };
-using InlinedCallStack = std::vector<InlinedFrame>;
+
+/// Where an inlined node came from (PyTorch's InlinedCallStack): the calls it was inlined through, as an
+/// immutable list from the innermost call outward whose outer parts are shared. Inlining a call gives
+/// the callee's nodes a new innermost frame pointing at the call node's own stack, in O(1), so a chain of
+/// N nested calls costs one frame per call rather than a copy of the whole stack per node.
+struct InlinedCallStack {
+  InlinedFrame frame;                              // the innermost call
+  std::shared_ptr<const InlinedCallStack> caller;  // the calls around it (null: called by the graph's function)
+  InlinedCallStack(InlinedFrame f, std::shared_ptr<const InlinedCallStack> c) : frame(std::move(f)), caller(std::move(c)) {}
+  InlinedCallStack(const InlinedCallStack&) = delete;
+  InlinedCallStack& operator=(const InlinedCallStack&) = delete;
+  /// Frees the callers this stack alone holds one by one (a stack may be thousands of calls deep).
+  ~InlinedCallStack();
+  /// The frames, outermost first.
+  std::vector<const InlinedFrame*> frames() const {
+    std::vector<const InlinedFrame*> r;
+    for (const InlinedCallStack* s = this; s; s = s->caller.get()) r.push_back(&s->frame);
+    return std::vector<const InlinedFrame*>(r.rbegin(), r.rend());
+  }
+};
 
 struct Use {
   Node* user;
@@ -187,7 +207,7 @@ class Node {
   std::shared_ptr<const InlinedCallStack> callStack_;
   Node* next_ = nullptr;
   Node* prev_ = nullptr;
-  int64_t topoPosition_ = 0;
+  mutable int64_t topoPosition_ = 0;
 };
 
 class Block {
@@ -240,7 +260,10 @@ class Block {
   friend class Graph;
   friend class Node;
   Block(Graph* g, Node* owner);
+  // Spaces the nodes' topological positions evenly again (see Node::insertAfter).
+  void renumberTopology() const;
   size_t graphIndex_ = 0;
+  mutable bool topoStale_ = false;  // positions need renumbering before the next comparison
   Graph* graph_;
   Node* owningNode_;
   Node* input_;   // prim::Param
@@ -304,6 +327,10 @@ class Graph {
   friend class Block;
   friend class Value;
 };
+
+/// How deeply blocks nest in `block` (0 when no node in it has blocks; prim::If in prim::If is 2), found
+/// without recursion. `deepest`, when given, receives a node owning a block at that depth.
+size_t blockNestingDepth(const Block* block, const Node** deepest = nullptr);
 
 /// RAII: sets the graph's insertion point, restores it on scope exit.
 class WithInsertPoint {

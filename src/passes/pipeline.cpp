@@ -13,7 +13,17 @@
 
 namespace kindling {
 
+void checkBlockNesting(const Graph& graph, const std::string& what) {
+  const Node* deepest = nullptr;
+  size_t depth = blockNestingDepth(graph.block(), &deepest);
+  if (depth <= kMaxBlockNesting) return;
+  throw CompileError("nesting too deep: blocks " + what + " nest " + std::to_string(depth) + " levels (at most " +
+                         std::to_string(kMaxBlockNesting) + ")",
+                     deepest ? deepest->sourceRange() : SourceRange());
+}
+
 void runCleanupPasses(Graph& graph) {
+  checkBlockNesting(graph, "of the function");
   normalizeOps(graph);  // PyTorch runs NormalizeOps on the emitted graph just before its cleanup passes
   propagateConstants(graph, /*immutableTypesOnly=*/true);
   eliminateDeadCode(graph);
@@ -21,7 +31,10 @@ void runCleanupPasses(Graph& graph) {
 }
 
 void runInferencePasses(Graph& graph, const PassContext& ctx) {
-  if (ctx.calleeGraph) inlineCalls(graph, ctx.calleeGraph);
+  if (ctx.calleeGraph) {
+    inlineCalls(graph, ctx.calleeGraph);
+    checkBlockNesting(graph, "of the function with its calls inlined");
+  }
   canonicalizeScalarOperands(graph);
   runPeephole(graph);
   propagateConstants(graph);

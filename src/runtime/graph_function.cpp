@@ -97,9 +97,14 @@ std::shared_ptr<Graph> GraphFunction::optimizedGraph() {
   try {
     std::shared_ptr<Graph> copy = graph_->copy();
     PassContext ctx;
-    ctx.calleeGraph = [](Function* f) -> std::shared_ptr<Graph> {
+    // Callees are inlined from their emitted graphs (calls inside them are inlined in turn), so optimizing
+    // one function builds no other function's optimized graph: a chain of N calls costs O(N), not the
+    // N optimized graphs of sizes N, N-1, ... that inlining optimized callees built, and no recursion.
+    ctx.calleeGraph = [this](Function* f) -> std::shared_ptr<Graph> {
       auto* gf = dynamic_cast<GraphFunction*>(f);
-      return gf ? gf->optimizedGraph() : nullptr;
+      if (!gf) return nullptr;
+      if (gf == this) throw CompileError("recursive calls are not supported (in " + qualname_ + ")", SourceRange());
+      return gf->graph();
     };
     runInferencePasses(*copy, ctx);
     optimizeForkSubgraphs(*copy->block(), ctx);

@@ -218,16 +218,26 @@ struct Code::Impl {
       if (!lastAnchor || pos[an] > pos[lastAnchor]) lastAnchor = an;
     }
     bool nested = false;
+    // The uses inside lastAnchor, latest first: only they can be last uses, and only later ones among
+    // them can make a use not last. Visiting them in that order, a use is last when every later use sits
+    // in another branch of an If (usually the latest use alone), so a value used many times costs
+    // O(U log U), not O(U^2).
+    std::vector<std::pair<size_t, const Use*>> inAnchor;
     for (const Use& u : uses) {
       const Node* an = anchorIn(u.user, defBlock);
       if (u.user != an) nested = true;
-      if (an != lastAnchor) continue;
+      if (an == lastAnchor) inAnchor.emplace_back(pos[u.user], &u);
+    }
+    std::sort(inAnchor.begin(), inAnchor.end(), [](const auto& x, const auto& y) {
+      return x.first != y.first ? x.first > y.first : x.second->offset > y.second->offset;
+    });
+    for (size_t k = 0; k < inAnchor.size(); ++k) {
+      const Use& u = *inAnchor[k].second;
       if (crossesLoop(u.user, defBlock)) continue;
       bool last = true;
-      for (const Use& w : uses) {
-        if (&w == &u) continue;
-        bool later = pos[w.user] > pos[u.user] || (w.user == u.user && w.offset > u.offset);
-        if (later && !(w.user != u.user && exclusive(u.user, w.user))) { last = false; break; }
+      for (size_t j = 0; j < k; ++j) {
+        const Use& w = *inAnchor[j].second;
+        if (!(w.user != u.user && exclusive(u.user, w.user))) { last = false; break; }
       }
       if (last) {
         auto& mv = moveInput[u.user];
@@ -1089,11 +1099,11 @@ resume:
       return f;
     };
     std::vector<std::string> frames;
-    const InlinedCallStack* cs = n && n->inlinedCallStack() ? n->inlinedCallStack().get() : nullptr;
-    if (cs && !cs->empty()) {
-      frames.push_back(frame(functionName, (*cs)[0].callSite));
-      for (size_t i = 0; i < cs->size(); ++i)
-        frames.push_back(frame((*cs)[i].callee, i + 1 < cs->size() ? (*cs)[i + 1].callSite : n->sourceRange()));
+    if (n && n->inlinedCallStack()) {
+      std::vector<const InlinedFrame*> cs = n->inlinedCallStack()->frames();
+      frames.push_back(frame(functionName, cs[0]->callSite));
+      for (size_t i = 0; i < cs.size(); ++i)
+        frames.push_back(frame(cs[i]->callee, i + 1 < cs.size() ? cs[i + 1]->callSite : n->sourceRange()));
     } else {
       frames.push_back(frame(functionName, n ? n->sourceRange() : SourceRange()));
     }

@@ -208,56 +208,11 @@ void releaseParseLeftovers(std::vector<IValue> work, const std::unordered_set<co
     IValue v = std::move(work.back());
     work.pop_back();
     if (!isContainer(v) || keep.count(v.rawPtr()) || !emptied.insert(v.rawPtr()).second) continue;
-    if (v.isList()) {
-      auto& e = v.toListRef().elements;
-      for (auto& x : e) work.push_back(std::move(x));
-      e.clear();
-    } else if (v.isTuple()) {
-      auto& e = v.toTupleRef().elements;
-      for (auto& x : e) work.push_back(std::move(x));
-      e.clear();
-    } else if (v.isObject()) {
-      auto& e = v.toObjectRef().slots;
-      for (auto& x : e) work.push_back(std::move(x));
-      e.clear();
-    } else if (v.isDict()) {
-      for (const auto& kv : v.toDictRef().items()) {
-        work.push_back(kv.first);
-        work.push_back(kv.second);
-      }
-      v.toDictRef().clear();
-    }
+    moveOutContained(v, work);
   }
 }
 
 }  // namespace
-
-void destroyIteratively(std::vector<IValue> work) {
-  while (!work.empty()) {
-    IValue v = std::move(work.back());
-    work.pop_back();
-    if (!v.isPtr() || v.rawPtr()->use_count() != 1) continue;  // someone else still holds it
-    if (v.isList()) {
-      auto& e = v.toListRef().elements;
-      for (auto& x : e) work.push_back(std::move(x));
-      e.clear();
-    } else if (v.isTuple()) {
-      auto& e = v.toTupleRef().elements;
-      for (auto& x : e) work.push_back(std::move(x));
-      e.clear();
-    } else if (v.isObject()) {
-      auto& e = v.toObjectRef().slots;
-      for (auto& x : e) work.push_back(std::move(x));
-      e.clear();
-    } else if (v.isDict()) {
-      for (const auto& kv : v.toDictRef().items()) {
-        work.push_back(kv.first);
-        work.push_back(kv.second);
-      }
-      v.toDictRef().clear();
-    }
-  }
-}
 
 // ------------------------------------------------------------------------------------------------------
 // Type tags

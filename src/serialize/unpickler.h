@@ -110,8 +110,5 @@ IValue unpickle(const void* data, size_t size, const std::string& name,
 /// Throws LoadError on anything else.
 TypePtr parseTypeTag(const std::string& s, const Unpickler::ClassResolver& resolver);
 
-/// Destroys a value tree iteratively (no deep recursion in destructors), for values that may be nested
-/// arbitrarily deep (malformed input).
-void destroyIteratively(std::vector<IValue> values);
 
 }  // namespace kindling

@@ -77,6 +77,55 @@ def test_deep_annotation_in_a_string(run_kindling, tmp_path):
     check(run_kindling("run", src, "--function", "f"), 1)
 
 
+def test_long_chained_comparison_runs(run_kindling, tmp_path):
+    # 40,000 operands: emitted as a flat sequence of ifs (as an `and` chain), not one nested in the other,
+    # so no walk over the graph recurses 40,000 levels.
+    chain = " < ".join(["x"] + [f"x + {i}" for i in range(1, 40000)])
+    src = write(tmp_path, "cmp.py", f"def f(x: int) -> bool:\n    return {chain}\n")
+    res = run_kindling("run", src, "--function", "f", "--input", save_args(tmp_path, (1,)))
+    check(res, 0)
+    assert res.stdout.strip() == "True"
+
+
+def test_chained_comparison_evaluates_each_operand_once(run_kindling, tmp_path):
+    # Python: each operand at most once, and none after the first false comparison.
+    src = write(tmp_path, "cmp.py", """from typing import List
+def g(log: List[int], v: int) -> int:
+    log.append(v)
+    return v
+def f(x: int) -> List[int]:
+    log: List[int] = []
+    a = g(log, 1) < g(log, 2) < g(log, x) < g(log, 9) < g(log, 10)
+    log.append(int(a))
+    return log
+""")
+    for x, out in ((5, "[1, 2, 5, 9, 10, 1]"), (0, "[1, 2, 0, 0]")):
+        res = run_kindling("run", src, "--function", "f", "--input", save_args(tmp_path, (x,)))
+        check(res, 0)
+        assert res.stdout.strip() == out
+
+
+def call_chain_in_ifs(n):
+    # g0 calls g1 ... inside an if each: inlining nests n blocks.
+    parts = [f"def g{n}(x: int) -> int:\n    return x\n"]
+    for i in range(n - 1, -1, -1):
+        parts.append(f"def g{i}(x: int) -> int:\n    if x >= 0:\n        x = g{i + 1}(x) + 1\n    return x\n")
+    return "\n".join(parts)
+
+
+def test_calls_inlined_into_too_deep_blocks(run_kindling, tmp_path):
+    src = write(tmp_path, "calls.py", call_chain_in_ifs(3000))
+    res = run_kindling("run", src, "--function", "g0", "--input", save_args(tmp_path, (0,)))
+    check(res, 1, "nesting too deep", r"calls\.py\", line \d+")
+
+
+def test_calls_inlined_within_the_nesting_limit_run(run_kindling, tmp_path):
+    src = write(tmp_path, "calls.py", call_chain_in_ifs(990))
+    res = run_kindling("run", src, "--function", "g0", "--input", save_args(tmp_path, (0,)))
+    check(res, 0)
+    assert res.stdout.strip() == "990"
+
+
 # ---------------------------------------------------------------- values built at run time
 
 DEPTH = 300000

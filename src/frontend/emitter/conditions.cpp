@@ -232,29 +232,44 @@ CondValue FunctionEmitter::emitCompare(const CompareExpr& c) {
     Value* rhs = c.comparators[0]->kind == ExprKind::None ? nullptr : emitExpr(c.comparators[0]);
     return emitCompareOne(c.range, c.ops[0], lhsE, lhs, c.comparators[0], rhs);
   }
-  // chained: a < b < c → (a < b) and (b < c), each operand evaluated once, later ones only if needed
+  // chained: a < b < c → (a < b) and (b < c), each operand evaluated once, later ones only if needed.
+  // Emitted flat, as an `and` chain is: step i is a prim::If on the result so far whose true branch
+  // evaluates operand i + 1 and compares; it also outputs that operand for the next step (the false
+  // branch gives prim::Uninitialized, never read: later steps run only on the true path). Nesting each
+  // step in the one before would make the graph as deep as the chain is long.
   if (!lhs) lhs = insertConstant(IValue(), c.left->range);
-  std::function<Value*(size_t, Value*, const ExprPtr&)> chain = [&](size_t i, Value* cur, const ExprPtr& curE) -> Value* {
-    Value* rhs = emitExpr(c.comparators[i]);
-    Value* ov = emitToBool(c.range, emitCompareOne(c.range, c.ops[i], curE, cur, c.comparators[i], rhs).value);
-    if (i + 1 == c.ops.size()) return ov;
-    Node* n = graph_.insert(prim::If, {ov}, 1);
+  Value* cur = emitExpr(c.comparators[0]);
+  Value* ok = emitToBool(c.range, emitCompareOne(c.range, c.ops[0], lhsE, lhs, c.comparators[0], cur).value);
+  for (size_t i = 1; i < c.ops.size(); ++i) {
+    bool last = i + 1 == c.ops.size();
+    Node* n = graph_.insert(prim::If, {ok}, last ? 1 : 2);
     n->setSourceRange(c.range);
-    n->output()->setType(BoolType());
+    n->output(0)->setType(BoolType());
     Block* tb = n->addBlock();
     Block* fb = n->addBlock();
+    Value* rhs = nullptr;
     {
       WithInsertPoint g(tb);
-      tb->registerOutput(chain(i + 1, rhs, c.comparators[i]));
+      rhs = emitExpr(c.comparators[i]);
+      tb->registerOutput(
+          emitToBool(c.range, emitCompareOne(c.range, c.ops[i], c.comparators[i - 1], cur, c.comparators[i], rhs).value));
+      if (!last) tb->registerOutput(rhs);
     }
     {
       WithInsertPoint g(fb);
       fb->registerOutput(insertConstant(IValue(false), c.range));
+      if (!last) {
+        Node* u = graph_.insert(prim::Uninitialized, {}, 1);
+        u->output()->setType(rhs->type());
+        fb->registerOutput(u->output());
+      }
     }
-    return n->output();
-  };
+    if (!last) n->output(1)->setType(rhs->type());
+    ok = n->output(0);
+    cur = last ? nullptr : n->output(1);
+  }
   CondValue result;
-  result.value = chain(0, lhs, lhsE);
+  result.value = ok;
   return result;
 }
 

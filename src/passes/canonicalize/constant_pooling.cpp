@@ -2,6 +2,7 @@
 #include "passes/canonicalize/constant_pooling.h"
 
 #include <cstring>
+#include <unordered_map>
 #include <vector>
 
 namespace kindling {
@@ -45,7 +46,26 @@ bool sameConstant(const Node* a, const Node* b) {
   return va == vb;
 }
 
-void poolBlock(Graph& g, Block* b, std::vector<Node*>& seen) {
+// A hash consistent with sameConstant (equal constants hash equally); values whose equality is not
+// covered by IValue::hash share one bucket per tag.
+size_t constantKey(const Node* n) {
+  if (!n->hasAttribute("value")) return n->hasAttribute("name") ? std::hash<std::string>()(n->s("name")) : 0;
+  const IValue& v = n->ival("value");
+  size_t tag = static_cast<size_t>(v.tag()) + 1;
+  switch (v.tag()) {
+    case IValue::Tag::Int: case IValue::Tag::Bool: case IValue::Tag::Double: case IValue::Tag::String:
+    case IValue::Tag::Device: case IValue::Tag::Tensor:  // a tensor hashes by identity, as it compares
+      return tag * 0x9e3779b97f4a7c15ULL ^ v.hash();
+    default:
+      return tag;
+  }
+}
+
+// The constants kept so far, bucketed by constantKey, so each new constant is compared with the few
+// that hash alike instead of all of them.
+using SeenConstants = std::unordered_map<size_t, std::vector<Node*>>;
+
+void poolBlock(Graph& g, Block* b, SeenConstants& seen) {
   for (auto it = b->begin(); it != b->end();) {
     Node* n = *it++;
     if (!n->blocks().empty()) {
@@ -58,15 +78,16 @@ void poolBlock(Graph& g, Block* b, std::vector<Node*>& seen) {
     // each one is hoisted and kept.
     bool isEnum = n->hasAttribute("value") && n->ival("value").isEnum();
     Node* existing = nullptr;
+    std::vector<Node*>& bucket = seen[constantKey(n)];
     if (!isEnum)
-      for (Node* s : seen)
+      for (Node* s : bucket)
         if (sameConstant(s, n)) { existing = s; break; }
     if (existing) {
       n->output()->replaceAllUsesWith(existing->output());
       n->destroy();
       continue;
     }
-    seen.push_back(n);
+    bucket.push_back(n);
     Node* first = *g.block()->begin();
     if (n != first) n->moveBefore(first);
   }
@@ -75,7 +96,7 @@ void poolBlock(Graph& g, Block* b, std::vector<Node*>& seen) {
 }  // namespace
 
 void poolConstants(Graph& graph) {
-  std::vector<Node*> seen;
+  SeenConstants seen;
   poolBlock(graph, graph.block(), seen);
 }
 

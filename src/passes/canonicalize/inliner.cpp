@@ -5,17 +5,51 @@
 
 namespace kindling {
 
-// Prepends `frame` to the inlined call stack of n and of every node in its blocks.
-static void pushFrame(Node* n, const InlinedFrame& frame) {
-  auto cs = std::make_shared<InlinedCallStack>();
-  cs->push_back(frame);
-  if (n->inlinedCallStack()) cs->insert(cs->end(), n->inlinedCallStack()->begin(), n->inlinedCallStack()->end());
-  n->setInlinedCallStack(std::move(cs));
-  for (Block* b : n->blocks())
-    for (Node* m : *b) pushFrame(m, frame);
-}
+namespace {
+// Gives cloned callee nodes their inlined call stacks: the callee's own stack of the node (calls inlined
+// inside the callee, innermost first) continued by the new frame and then by the call node's stack.
+// A node without a stack of its own gets one shared new head; stacks of their own are rebuilt once each
+// on top of it (and share the rebuilt parts).
+class FramePusher {
+ public:
+  FramePusher(InlinedFrame frame, const std::shared_ptr<const InlinedCallStack>& callerStack)
+      : base_(std::make_shared<InlinedCallStack>(std::move(frame), callerStack)) {}
+  // n and every node in its blocks (iteratively: block nesting is the callee's).
+  void push(Node* n) {
+    std::vector<Node*> work{n};
+    while (!work.empty()) {
+      Node* m = work.back();
+      work.pop_back();
+      m->setInlinedCallStack(stackFor(m->inlinedCallStack()));
+      for (Block* b : m->blocks())
+        for (Node* c : *b) work.push_back(c);
+    }
+  }
 
-std::vector<Value*> inlineCallTo(Node* call, const Graph& callee, const std::string& calleeName) {
+ private:
+  std::shared_ptr<const InlinedCallStack> stackFor(const std::shared_ptr<const InlinedCallStack>& own) {
+    // The frames of `own` from the innermost out to the first one already rebuilt (or the end).
+    std::vector<const InlinedCallStack*> chain;
+    std::shared_ptr<const InlinedCallStack> tail = base_;
+    for (const InlinedCallStack* s = own.get(); s; s = s->caller.get()) {
+      auto it = rebuilt_.find(s);
+      if (it != rebuilt_.end()) { tail = it->second; break; }
+      chain.push_back(s);
+    }
+    for (size_t i = chain.size(); i-- > 0;) {
+      tail = std::make_shared<InlinedCallStack>(chain[i]->frame, tail);
+      rebuilt_.emplace(chain[i], tail);
+    }
+    return tail;
+  }
+  std::shared_ptr<const InlinedCallStack> base_;
+  // Keys stay alive: the callee graph keeps its nodes' stacks while it is being inlined.
+  std::unordered_map<const InlinedCallStack*, std::shared_ptr<const InlinedCallStack>> rebuilt_;
+};
+}  // namespace
+
+std::vector<Value*> inlineCallTo(Node* call, const Graph& callee, const std::string& calleeName,
+                                 const Function* calleeFunction) {
   Graph* g = call->owningGraph();
   size_t first = 0;
   if (call->kind() == prim::CallFunction && !call->inputs().empty() && call->input(0)->type() &&
@@ -33,10 +67,11 @@ std::vector<Value*> inlineCallTo(Node* call, const Graph& callee, const std::str
     if (it == env.end()) throw Error("inliner: value %" + v->debugName() + " used before definition");
     return it->second;
   };
+  FramePusher frames(InlinedFrame{calleeName, call->sourceRange(), calleeFunction}, call->inlinedCallStack());
   for (Node* n : *callee.block()) {
     Node* c = g->createClone(n, map, true);
     c->insertBefore(call);
-    pushFrame(c, InlinedFrame{calleeName, call->sourceRange()});
+    frames.push(c);
     for (size_t i = 0; i < n->outputs().size(); ++i) env[n->outputs()[i]] = c->outputs()[i];
   }
   std::vector<Value*> results;
@@ -65,18 +100,35 @@ static Function* calledFunction(Node* n) {
   return nullptr;
 }
 
-static void inlineBlock(Block* b, const CalleeGraphFn& calleeGraph) {
-  for (auto it = b->begin(); it != b->end();) {
-    Node* n = *it++;
-    if (n->kind() == prim::CallFunction || n->kind() == prim::CallMethod) {
-      Function* fn = calledFunction(n);
-      std::shared_ptr<Graph> cg = fn ? calleeGraph(fn) : nullptr;
-      if (cg) {
-        inlineCallTo(n, *cg, fn->qualname());
-        continue;
+// A call of a function that the call is already inside (through inlining) would inline forever.
+static void checkNotRecursive(const Node* call, const Function* fn) {
+  for (const InlinedCallStack* s = call->inlinedCallStack().get(); s; s = s->caller.get())
+    if (s->frame.function == fn)
+      throw CompileError("recursive calls are not supported (in " + fn->qualname() + ")", call->sourceRange());
+}
+
+// Iterative over blocks, and the nodes a call is replaced by are visited in turn, so calls inside an
+// inlined body are inlined too (a callee graph may still hold calls).
+static void inlineBlock(Block* top, const CalleeGraphFn& calleeGraph) {
+  std::vector<Block*> blocks{top};
+  while (!blocks.empty()) {
+    Block* b = blocks.back();
+    blocks.pop_back();
+    for (auto it = b->begin(); it != b->end();) {
+      Node* n = *it++;
+      if (n->kind() == prim::CallFunction || n->kind() == prim::CallMethod) {
+        Function* fn = calledFunction(n);
+        std::shared_ptr<Graph> cg = fn ? calleeGraph(fn) : nullptr;
+        if (cg) {
+          checkNotRecursive(n, fn);
+          Node* before = n->prev();
+          inlineCallTo(n, *cg, fn->qualname(), fn);
+          it = Block::iterator(before->next());
+          continue;
+        }
       }
+      for (Block* sb : n->blocks()) blocks.push_back(sb);
     }
-    for (Block* sb : n->blocks()) inlineBlock(sb, calleeGraph);
   }
 }
 

@@ -178,6 +178,27 @@ TEST(Unpickler, RecursiveAndDeepContainersAreRejected) {
   EXPECT_TRUE(unpickleString(ok).isList());
 }
 
+// A list that contains itself and a tensor from the tensor table: once the parse is over, nothing may
+// hold the tensor but the test (a cycle left behind would keep it alive for good). Covers the list
+// popped before STOP and the list rejected as the recursive result; no sanitizer needed.
+TEST(Unpickler, SelfContainingListsAreFreed) {
+  const std::string cyclic = "\x80\x02]q\x00h\x00" "a"                       // l = []; l.append(l)
+                             "ctorch.jit._pickle\nbuild_tensor_from_id\nK\x00\x85R" "a";  // l.append(t)
+  for (const std::string& tail : {std::string("0N."), std::string(".")}) {
+    SCOPED_TRACE(tail == "." ? "returned (recursive)" : "popped");
+    Tensor t = Tensor::zeros({2});
+    ASSERT_EQ(t.use_count(), 1u);
+    for (int i = 0; i < 3; ++i) {
+      std::string data = cyclic + tail;
+      Unpickler u(data.data(), data.size(), "cycle.pkl");
+      u.setTensorTable({t});
+      if (tail == ".") EXPECT_THROW(u.parse(), LoadError);
+      else EXPECT_TRUE(u.parse().isNone());
+    }
+    EXPECT_EQ(t.use_count(), 1u) << "the cyclic list (and the tensor in it) outlived its parse";
+  }
+}
+
 // A small pickle exercising many opcodes, truncated at every byte: every prefix is a LoadError.
 TEST(Unpickler, TruncatedAtEveryOffset) {
   ASSERT_EQ(runPython("import pickle\nv = " + std::string(kNestedValue) +

@@ -5,6 +5,8 @@
 // Other dtypes run a direct loop (double accumulates in double, integers in int64).
 #include <dnnl.hpp>
 
+#include <cstring>
+
 #include "ops/registry/kernel_args.h"
 #include "ops/kernels/common/onednn_utils.h"
 #include "ops/kernels/linalg/linalg.h"
@@ -192,6 +194,38 @@ Tensor addmm(const Tensor& self, const Tensor& m1, const Tensor& m2, const Scala
   return prod;
 }
 
+/// y[m, n] = bias[n] + sum_k x[m, k] * w[n, k] for a few rows of float32 (batch-1 linear layers): a direct
+/// loop over the weight's rows in place, eight partial sums per dot product (the compiler vectorizes them).
+/// oneDNN's per-call work (memory objects, argument maps, scratchpad) costs microseconds, far more than
+/// the few thousand multiply-adds of such a call. x and w rows contiguous; bias null or [N] contiguous.
+void smallLinearF32(const float* x, int64_t M, int64_t ldx, const float* w, int64_t N, int64_t K, const float* bias,
+                    float* y) {
+  for (int64_t m = 0; m < M; ++m) {
+    const float* xr = x + m * ldx;
+    float* yr = y + m * N;
+    for (int64_t n = 0; n < N; ++n) {
+      const float* wr = w + n * K;
+      typedef float V8 __attribute__((vector_size(32)));  // GCC vector: two SSE registers or one AVX
+      V8 acc = {0, 0, 0, 0, 0, 0, 0, 0};
+      int64_t k = 0;
+      for (; k + 8 <= K; k += 8) {
+        V8 a, b;
+        std::memcpy(&a, xr + k, sizeof a);
+        std::memcpy(&b, wr + k, sizeof b);
+        acc += a * b;
+      }
+      float tail = 0;
+      for (; k < K; ++k) tail += xr[k] * wr[k];
+      float sum = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7])) + tail;
+      yr[n] = bias ? sum + bias[n] : sum;
+    }
+  }
+}
+
+/// Rows and weight size up to which linear() takes smallLinearF32 instead of oneDNN.
+constexpr int64_t kSmallLinearMaxRows = 4;
+constexpr int64_t kSmallLinearMaxWeight = 1 << 18;
+
 Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
   KD_CHECK(weight.dim() == 2 || weight.dim() == 1, "linear(): weight must be 1-D or 2-D, got {}-D", weight.dim());
   KD_CHECK(input.dim() >= 1, "linear(): input must have at least 1 dimension");
@@ -210,6 +244,16 @@ Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
   const Tensor x2 = input.dim() == 2 ? input : input.reshape({-1, K});
   Tensor b = bias;
   if (b.defined() && (b.numel() != N || b.dim() != 1)) b = b.expand({N}).contiguous();
+  const int64_t M = x2.sizes()[0];
+  if (input.dtype() == ScalarType::Float && weight.dim() == 2 && M >= 1 && M <= kSmallLinearMaxRows && K > 0 &&
+      N * K <= kSmallLinearMaxWeight && w2.is_contiguous() && x2.strides()[1] == 1 && x2.strides()[0] >= K &&
+      (!b.defined() || (b.dtype() == ScalarType::Float && b.is_contiguous()))) {
+    Tensor out = Tensor::empty({M, N}, ScalarType::Float);
+    smallLinearF32(x2.data_ptr<float>(), M, x2.strides()[0], w2.data_ptr<float>(), N, K,
+                   b.defined() ? b.data_ptr<float>() : nullptr, out.data_ptr<float>());
+    if (weight.dim() == 2) outShape.push_back(N);
+    return input.dim() == 2 ? out : out.reshape(outShape);
+  }
   Tensor out = matmulCore(x2, w2.transpose(0, 1), b, /*constantB=*/true);
   if (weight.dim() == 2) outShape.push_back(N);
   return input.dim() == 2 && weight.dim() == 2 ? out : out.reshape(outShape);

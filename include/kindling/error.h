@@ -12,6 +12,8 @@
 //                  python_class() is the Python exception PyTorch would raise ("builtins.ValueError").
 //   UsageError     a Kindling function was called wrongly (a negative thread count, an unsupported device,
 //                  data_ptr<float>() on an int64 tensor, toInt() on an IValue holding a string).
+//   InternalError  a bug in Kindling, not in the caller's input (a broken IR invariant, an unexpected
+//                  exception inside Kindling); what() starts "internal error in Kindling, please report it: ".
 //
 // As in libtorch, the messages follow PyTorch's wording where PyTorch has one.
 #pragma once
@@ -58,6 +60,11 @@ class KINDLING_API RuntimeError : public Error {
 class KINDLING_API UsageError : public Error {
  public:
   explicit UsageError(const std::string& message) : Error(message) {}
+};
+
+class KINDLING_API InternalError : public Error {
+ public:
+  explicit InternalError(const std::string& message) : Error(message) {}
 };
 
 }  // namespace api

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "core/error.h"
+#include "core/internal_error.h"
 #include "core/ivalue.h"
 #include "kindling/error.h"
 #include "kindling/ivalue.h"

@@ -20,12 +20,14 @@ void rethrowPublic() {
     throw api::RuntimeError(e.what(), e.pythonClass(), e.callStack);
   } catch (const ::kindling::UsageError& e) {
     throw api::UsageError(e.what());
+  } catch (const ::kindling::InternalError& e) {
+    throw api::InternalError(e.what());
   } catch (const ::kindling::Error& e) {
     throw api::Error(e.what());
   } catch (const std::exception& e) {
-    throw api::Error(std::string("internal error in Kindling (please report it): ") + e.what());
+    throw api::InternalError(std::string(::kindling::InternalError::kPrefix) + e.what());
   } catch (...) {
-    throw api::Error("internal error in Kindling (please report it): unknown exception");
+    throw api::InternalError(std::string(::kindling::InternalError::kPrefix) + "unknown exception");
   }
 }
 

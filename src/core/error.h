@@ -6,6 +6,9 @@
 //   RuntimeError     — raised while running a program: `raise`, failed assert, kernel argument checks
 //                      (wrong shape, wrong dtype). Carries the Python exception class name and the
 //                      TorchScript call stack. CLI exit code 2.
+//   UsageError       — wrong command-line or API usage. CLI exit code 64.
+//   InternalError    — (core/internal_error.h) a bug in Kindling, not in the input: a broken invariant.
+//                      "please report" wording. CLI exit code 70.
 // KD_CHECK(cond, fmt-args...) throws RuntimeError (the c10 TORCH_CHECK equivalent).
 #pragma once
 #include <fmt/format.h>

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <limits>
 
+
 namespace kindling {
 
 namespace {
@@ -128,7 +129,7 @@ Value* Node::addInput(Value* v) {
 }
 
 Value* Node::insertInput(size_t i, Value* v) {
-  if (i > inputs_.size()) throw Error("Node::insertInput: index out of range");
+  if (i > inputs_.size()) throw InternalError("Node::insertInput: index out of range");
   for (size_t j = inputs_.size(); j-- > i;) setUseOffset(inputs_[j], this, j, j + 1);
   inputs_.insert(inputs_.begin() + i, v);
   v->uses_.push_back({this, i});
@@ -166,7 +167,7 @@ Value* Node::addOutput() {
 }
 
 Value* Node::insertOutput(size_t i) {
-  if (i > outputs_.size()) throw Error("Node::insertOutput: index out of range");
+  if (i > outputs_.size()) throw InternalError("Node::insertOutput: index out of range");
   Value* v = new Value(this, i, graph_->nextUnique());
   outputs_.insert(outputs_.begin() + i, v);
   for (size_t j = i + 1; j < outputs_.size(); ++j) outputs_[j]->offset_ = j;
@@ -175,7 +176,7 @@ Value* Node::insertOutput(size_t i) {
 
 void Node::eraseOutput(size_t i) {
   Value* v = outputs_.at(i);
-  if (v->hasUses()) throw Error("Node::eraseOutput: output %" + v->debugName() + " still has uses");
+  if (v->hasUses()) throw InternalError("Node::eraseOutput: output %" + v->debugName() + " still has uses");
   v->setDebugName("");
   outputs_.erase(outputs_.begin() + i);
   delete v;
@@ -254,20 +255,37 @@ Function* Node::callee() const {
   return nullptr;
 }
 
+Value* Node::namedInput(const std::string& name) const { return inputs_[namedInputIndex(name)]; }
+
+size_t Node::namedInputIndex(const std::string& name) const {
+  if (!op_) throw InternalError("Node::namedInput(\"" + name + "\") on an unbound " + kind_.toQualString() + " node");
+  int i = op_->schema.argumentIndex(name);
+  if (i < 0)
+    throw InternalError("Node::namedInput: " + op_->schema.qualifiedName() + " has no argument '" + name + "'");
+  if (static_cast<size_t>(i) >= inputs_.size())
+    throw InternalError("Node::namedInput: " + kind_.toQualString() + " node has " + std::to_string(inputs_.size()) +
+                        " inputs, argument '" + name + "' is input " + std::to_string(i));
+  return static_cast<size_t>(i);
+}
+
+bool Node::hasNamedInput(const std::string& name) const {
+  return op_ != nullptr && op_->schema.argumentIndex(name) >= 0;
+}
+
 void Node::replaceAllUsesWith(Node* n) {
-  if (n->outputs_.size() != outputs_.size()) throw Error("Node::replaceAllUsesWith: output count mismatch");
+  if (n->outputs_.size() != outputs_.size()) throw InternalError("Node::replaceAllUsesWith: output count mismatch");
   for (size_t i = 0; i < outputs_.size(); ++i) outputs_[i]->replaceAllUsesWith(n->outputs_[i]);
 }
 
 void Node::insertBefore(Node* n) {
-  if (owningBlock_ != nullptr || next_ || prev_) throw Error("Node::insertBefore: node is already in a block");
-  if (!n->prev_) throw Error("Node::insertBefore: cannot insert before a block's Param node");
+  if (owningBlock_ != nullptr || next_ || prev_) throw InternalError("Node::insertBefore: node is already in a block");
+  if (!n->prev_) throw InternalError("Node::insertBefore: cannot insert before a block's Param node");
   insertAfter(n->prev_);
 }
 
 void Node::insertAfter(Node* n) {
-  if (owningBlock_ != nullptr || next_ || prev_) throw Error("Node::insertAfter: node is already in a block");
-  if (!n->next_) throw Error("Node::insertAfter: cannot insert after a block's Return node");
+  if (owningBlock_ != nullptr || next_ || prev_) throw InternalError("Node::insertAfter: node is already in a block");
+  if (!n->next_) throw InternalError("Node::insertAfter: cannot insert after a block's Return node");
   Node* nx = n->next_;
   prev_ = n;
   next_ = nx;
@@ -317,7 +335,7 @@ void Node::moveAfter(Node* n) {
 void Node::destroy() {
   for (Value* v : outputs_)
     if (v->hasUses())
-      throw Error("cannot destroy node " + kind_.toQualString() + ": output %" + v->debugName() + " still has uses");
+      throw InternalError("cannot destroy node " + kind_.toQualString() + ": output %" + v->debugName() + " still has uses");
   while (!blocks_.empty()) eraseBlock(blocks_.size() - 1);
   removeAllInputs();
   if (prev_) prev_->next_ = next_;
@@ -353,13 +371,11 @@ bool Node::isBefore(const Node* n) const {
 }
 
 bool Node::hasSideEffects() const {
-  static const Symbol kWarn = Symbol::fromQualString("aten::warn");
-  static const Symbol kSeed = Symbol::fromQualString("aten::manual_seed");
   static const Symbol kRaise = Symbol::fromQualString("prim::RaiseException");
   if (kind_ == prim::Print || kind_ == kRaise || kind_ == prim::SetAttr || kind_ == prim::CallMethod ||
       kind_ == prim::CallFunction || kind_ == prim::Enter || kind_ == prim::Exit || kind_ == prim::fork ||
-      kind_ == prim::wait || kind_ == prim::Store || kind_ == prim::IgnoredPythonOp || kind_ == kWarn ||
-      kind_ == kSeed || kind_ == prim::Param || kind_ == prim::Return)
+      kind_ == prim::wait || kind_ == prim::Store || kind_ == prim::IgnoredPythonOp || kind_ == aten::warn ||
+      kind_ == aten::manual_seed || kind_ == prim::Param || kind_ == prim::Return)
     return true;
   if (op_ && op_->schema.isMutable()) return true;
   // An operator that returns nothing is only called for its effect (aten::warn, aten::save, ...).
@@ -490,7 +506,7 @@ void Graph::freeBlock(Block* b) {
 void Graph::freeNode(Node* n) {
   if (insertBefore_ == n) insertBefore_ = block_->returnNode();
   size_t idx = n->graphIndex_;
-  if (idx >= allNodes_.size() || allNodes_[idx].get() != n) throw Error("Graph::freeNode: node not owned by graph");
+  if (idx >= allNodes_.size() || allNodes_[idx].get() != n) throw InternalError("Graph::freeNode: node not owned by graph");
   for (Value* v : n->outputs_) {
     if (v->hasDebugName()) {
       auto it = uniqueNames_.find(v->uniqueName_);
@@ -566,7 +582,7 @@ std::shared_ptr<Graph> Graph::copy() const {
   std::unordered_map<const Value*, Value*> env;
   auto map = [&](Value* v) -> Value* {
     auto it = env.find(v);
-    if (it == env.end()) throw Error("Graph::copy: value %" + v->debugName() + " used before definition");
+    if (it == env.end()) throw InternalError("Graph::copy: value %" + v->debugName() + " used before definition");
     return it->second;
   };
   g->block()->cloneFrom(block_, map);

@@ -21,6 +21,7 @@
 
 #include "core/error.h"
 #include "core/function.h"
+#include "core/internal_error.h"
 #include "core/ivalue.h"
 #include "core/type.h"
 #include "ir/symbol.h"
@@ -180,6 +181,15 @@ class Node {
   bool hasSideEffects() const;
   /// The resolved operator's schema, or nullptr.
   const FunctionSchema* schema() const { return op_ ? &op_->schema : nullptr; }
+  /// The input passed for the bound schema's argument `name` (PyTorch's Node::namedInput):
+  /// `bn->namedInput("running_var")` for aten::batch_norm. InternalError when the node is unbound or its
+  /// schema has no such argument (a pass asking for it is wrong), or the node has fewer inputs.
+  Value* namedInput(const std::string& name) const;
+  /// The input index of the bound schema's argument `name` (same errors as namedInput): for
+  /// replaceInput(namedInputIndex("weight"), w).
+  size_t namedInputIndex(const std::string& name) const;
+  /// Whether the bound schema has an argument `name` (false when unbound).
+  bool hasNamedInput(const std::string& name) const;
   /// Replaces all uses of output i with the corresponding output of n (same count).
   void replaceAllUsesWith(Node* n);
 
@@ -305,6 +315,9 @@ class Graph {
 
   /// Text in PyTorch's format (see ir/printer.h).
   std::string toString(bool printSourceLocations = true) const;
+  /// The graph verifier (ir/lint.h lists its rules): returns when the IR invariants hold, else throws
+  /// InternalError naming the rule and printing the offending node.
+  void lint() const;
 
   /// Internal: name bookkeeping and unique ids.
   size_t nextUnique() { return nextUnique_++; }

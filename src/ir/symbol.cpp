@@ -82,6 +82,9 @@ KD_PRIM(Try)
 namespace aten {
 #define KD_ATEN(n) const Symbol n = Symbol::fromQualString("aten::" #n);
 KD_ATEN(__is__) KD_ATEN(__isnot__) KD_ATEN(__not__) KD_ATEN(format) KD_ATEN(size) KD_ATEN(dim) KD_ATEN(len)
+KD_ATEN(add) KD_ATEN(add_) KD_ATEN(batch_norm) KD_ATEN(conv1d) KD_ATEN(conv2d) KD_ATEN(conv3d) KD_ATEN(_convolution)
+KD_ATEN(convolution) KD_ATEN(eq) KD_ATEN(hardtanh) KD_ATEN(hardtanh_) KD_ATEN(linear) KD_ATEN(manual_seed) KD_ATEN(ne)
+KD_ATEN(relu) KD_ATEN(relu_) KD_ATEN(wait) KD_ATEN(warn)
 #undef KD_ATEN
 }  // namespace aten
 

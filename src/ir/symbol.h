@@ -37,8 +37,11 @@ extern const Symbol Constant, Param, Return, If, Loop, GetAttr, SetAttr, CallMet
     MethodCall, FunctionCall, ModuleContainerIndex, StringIndex, AutogradZero, TypeCheck, Guard,
     Try;  // Kindling: try/except (block0 the body, block1(cls, msg, text) the handler; no PyTorch equivalent)
 }
+/// The aten:: kinds the IR, passes and runtime match on (one place, so a pass never spells an operator
+/// name as a string).
 namespace aten {
-extern const Symbol __is__, __isnot__, __not__, format, size, dim, len;
+extern const Symbol __is__, __isnot__, __not__, format, size, dim, len, add, add_, batch_norm, conv1d, conv2d,
+    conv3d, _convolution, convolution, eq, hardtanh, hardtanh_, linear, manual_seed, ne, relu, relu_, wait, warn;
 }
 
 }  // namespace kindling

@@ -475,8 +475,7 @@ struct Code::Impl {
       return;
     }
     // aten::wait blocks on the runtime Future (runtime/future.h), not through its registered kernel.
-    static const Symbol kWait = Symbol::fromQualString("aten::wait");
-    if (k == kWait) { emit(OpCode::WAIT, n); return; }
+    if (k == aten::wait) { emit(OpCode::WAIT, n); return; }
     // Operators resolved by the frontend (or parser) run as OP, whatever their kind.
     if (n->op()) {
       emitOperator(n, n->op());

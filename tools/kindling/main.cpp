@@ -1,12 +1,14 @@
 // The `kindling` command line (DESIGN.md, "The command line"):
-//   kindling run     PROGRAM [--method NAME | --function NAME] [--input IN.pt] [--output OUT.pt] [--threads N]
-//   kindling graph   PROGRAM [--method NAME | --function NAME] [--format text|dot|svg|png]
-//   kindling code    PROGRAM [--method NAME | --function NAME]
-//   kindling bench   PROGRAM --input IN.pt [--threads N] [--warmup W] [--iters K] [--profile]
+//   kindling run     PROGRAM [--method NAME | --function NAME] [--input IN.pt] [--output OUT.pt] [--threads N] [--verify]
+//   kindling graph   PROGRAM [--method NAME | --function NAME] [--format text|dot|svg|png] [--verify]
+//   kindling code    PROGRAM [--method NAME | --function NAME] [--verify]
+//   kindling bench   PROGRAM --input IN.pt [--threads N] [--warmup W] [--iters K] [--profile] [--verify]
 //   kindling inspect ARCHIVE [--json]
 //   kindling save    PROGRAM -o OUT.pt [--function NAME] [--extra NAME=FILE]... [--reprint]
 //   kindling ops
-// Exit codes: 0 ok, 1 compile/load error, 2 runtime error raised by the program, 64 usage error.
+// Exit codes: 0 ok, 1 compile/load error, 2 runtime error raised by the program, 64 usage error,
+// 70 internal error (a bug in Kindling, core/internal_error.h: the message asks for a report).
+// --verify runs the graph verifier (ir/lint.h) after every pass; a failure is an internal error.
 // Errors are printed to stderr as "error: <message>" (compile errors add TorchScript's source excerpt).
 #include <CLI/CLI.hpp>
 #include <time.h>
@@ -29,6 +31,8 @@
 #include "ir/dot_printer.h"
 #include "ir/ir.h"
 #include "ir/irparser.h"
+#include "ir/lint.h"
+#include "core/internal_error.h"
 #include "ops/registry/operator.h"
 #include "runtime/graph_function.h"
 #include "runtime/op_profiler.h"
@@ -41,7 +45,7 @@ using namespace kindling;
 
 namespace {
 
-constexpr int kExitOk = 0, kExitLoad = 1, kExitRuntime = 2, kExitUsage = 64;
+constexpr int kExitOk = 0, kExitLoad = 1, kExitRuntime = 2, kExitUsage = 64, kExitInternal = 70;
 // Bounds of numeric options: more OpenMP threads than this only oversubscribes the machine.
 constexpr int kMaxThreads = 1024, kMaxCalls = 1000000;
 
@@ -67,6 +71,7 @@ struct CommonOptions {
   bool profile = false;
   std::string format = "text";  // kindling graph
   bool json = false;            // kindling inspect
+  bool verify = false;          // --verify: lint after every pass (ir/lint.h)
 };
 
 // errno of the first failed flush of stdout (reported at exit).
@@ -169,6 +174,12 @@ int cmdCodeFiles(const CommonOptions& o) {
 int cmdGraph(const CommonOptions& o) {
   Program p = openProgram(o.program);
   Callable c = loading(o.program, [&] { return p.select(o.method, o.function); });
+  if (o.verify) {
+    // The printed graph went through the cleanup passes (linted); the inference passes run here too so
+    // that all of them are verified, as they would be before a run.
+    c.function->graph()->lint();
+    if (auto* gf = dynamic_cast<GraphFunction*>(c.function)) gf->optimizedGraph();
+  }
   std::string s;
   if (o.format == "text") {
     s = c.function->graph()->toString();
@@ -313,7 +324,12 @@ int runCli(int argc, char** argv) {
   };
   const char* progHelp = "archive written by torch.jit.save (or Kindling), or a TorchScript source file (.py)";
 
+  auto addVerify = [&](CLI::App* sc) {
+    sc->add_flag("--verify", o.verify, "check every graph with the IR verifier after each pass (a failure is an internal error, exit 70)");
+  };
+
   CLI::App* run = app.add_subcommand("run", "run a method or function and print (or save) its result");
+  addVerify(run);
   addProgram(run, progHelp);
   addSelect(run);
   run->add_option("--input", o.input, "torch.save'd tuple of positional arguments (a non-tuple value is one argument)");
@@ -321,6 +337,7 @@ int runCli(int argc, char** argv) {
   run->add_option("--threads", o.threads, "intra-op threads (1 to 1024)")->check(CLI::Range(1, kMaxThreads));
 
   CLI::App* graph = app.add_subcommand("graph", "print the IR graph, as print(fn.graph)");
+  addVerify(graph);
   addProgram(graph, progHelp);
   addSelect(graph);
   bool parseIRFlag = false;
@@ -329,12 +346,14 @@ int runCli(int argc, char** argv) {
       ->check(CLI::IsMember({"text", "dot", "svg", "png"}));
 
   CLI::App* code = app.add_subcommand("code", "print the code, as print(fn.code)");
+  addVerify(code);
   addProgram(code, progHelp);
   addSelect(code);
   bool codeFilesFlag = false;
   code->add_flag("--code-files", codeFilesFlag, "print the code/ files of the function and its dependencies")->group("");
 
   CLI::App* bench = app.add_subcommand("bench", "time repeated calls; the last line is median_ms=<float>");
+  addVerify(bench);
   addProgram(bench, progHelp);
   addSelect(bench);
   bench->add_option("--input", o.input, "torch.save'd tuple of positional arguments")->required();
@@ -357,6 +376,9 @@ int runCli(int argc, char** argv) {
   save->add_flag("--reprint", saveReprint, "archives: print code/ from the compiled classes instead of copying it");
 
   CLI::App* ops = app.add_subcommand("ops", "print every registered operator schema, one per line");
+  // Hidden: raise an InternalError on purpose, so tests can check how the CLI reports one (exit 70).
+  bool debugInternalError = false;
+  ops->add_flag("--debug-internal-error", debugInternalError, "raise an internal error (for tests)")->group("");
 
   if (argc > 1 && argv[1][0] != '-') {
     bool known = false;
@@ -380,6 +402,8 @@ int runCli(int argc, char** argv) {
   }
 
   try {
+    if (o.verify) setGraphVerification(true);
+    if (debugInternalError) throw InternalError("deliberate internal error (kindling ops --debug-internal-error)");
     if (run->parsed()) return cmdRun(o);
     if (graph->parsed()) return parseIRFlag ? cmdParseIR(o) : cmdGraph(o);
     if (code->parsed()) return codeFilesFlag ? cmdCodeFiles(o) : cmdCode(o);
@@ -389,6 +413,12 @@ int runCli(int argc, char** argv) {
     if (ops->parsed()) return cmdOps();
     std::fprintf(stderr, "error: no command given\n");
     return kExitUsage;
+  } catch (const InternalError& e) {
+    // The whole message: after its first line come the context lines a report needs (node, graph).
+    std::string msg = e.what();
+    while (!msg.empty() && msg.back() == '\n') msg.pop_back();
+    std::fprintf(stderr, "error: %s\n", msg.c_str());
+    return kExitInternal;
   } catch (const UsageError& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return kExitUsage;
@@ -418,8 +448,9 @@ int runCli(int argc, char** argv) {
     std::fprintf(stderr, "error: out of memory\n");
     return kExitRuntime;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "error: internal error: %s\n", firstLine(e.what()).c_str());
-    return kExitRuntime;
+    // Not one of Kindling's errors (std::out_of_range from an .at(), ...): a Kindling bug.
+    std::fprintf(stderr, "error: %s%s\n", InternalError::kPrefix, firstLine(e.what()).c_str());
+    return kExitInternal;
   }
 }
 

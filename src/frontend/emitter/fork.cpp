@@ -70,7 +70,7 @@ SugaredValuePtr emitFork(FunctionEmitter& m, const SourceRange& loc, const std::
   std::unordered_map<Value*, Value*> env(toSub);
   auto mapValue = [&](Value* v) -> Value* {
     auto it = env.find(v);
-    if (it == env.end()) throw CompileError("fork: internal error: value %" + v->debugName() + " not captured", loc);
+    if (it == env.end()) throw InternalError("fork: value %" + v->debugName() + " is not captured by the forked body at " + loc.location());
     return it->second;
   };
   {

@@ -45,7 +45,7 @@ FunctionEmitter::BlockExit FunctionEmitter::emitUnlessIterationLeft(const Source
     if (!sv) continue;
     left = left ? builtinCallValue(loc, "aten::__or__", {NamedValue(loc, left), NamedValue(loc, sv->value)}) : sv->value;
   }
-  if (!left) throw CompileError("internal: loop exit flags missing for a branch that leaves the iteration", loc);
+  if (!left) throw InternalError("loop exit flags missing for a branch that leaves the iteration at " + loc.location());
   env_->table["$keep_iterating"] = std::make_shared<SimpleValue>(
       builtinCallValue(loc, "aten::__not__", {NamedValue(loc, left)}));
   return emitIf(IfStmt(loc, std::make_shared<NameExpr>(loc, "$keep_iterating"), rest, {}));

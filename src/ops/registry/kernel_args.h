@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/ivalue.h"
+#include "core/internal_error.h"
 #include "tensor/tensor.h"
 
 namespace kindling {
@@ -14,7 +15,7 @@ namespace kindling {
 class Args {
  public:
   Args(Stack& s, size_t n) : s_(s), n_(n), base_(s.size() - n) {
-    KD_CHECK(s.size() >= n, "internal: stack underflow ({} < {})", s.size(), n);
+    KD_INTERNAL_ASSERT(s.size() >= n, "kernel argument stack underflow ({} values, the schema has {})", s.size(), n);
   }
   const IValue& operator[](size_t i) const { return s_[base_ + i]; }
   Tensor tensor(size_t i) const { return s_[base_ + i].toTensor(); }

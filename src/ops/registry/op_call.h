@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "core/error.h"
+#include "core/internal_error.h"
 #include "ops/registry/operator.h"
 #include "tensor/tensor.h"
 
@@ -19,7 +20,7 @@ class OpHandle {
   const Operator& get() const {
     if (!op_) {
       op_ = OperatorRegistry::global().find(name_);
-      KD_CHECK(op_ != nullptr, "internal: operator {} is not registered", name_);
+      KD_INTERNAL_ASSERT(op_ != nullptr, "operator {} called by a kernel is not registered", name_);
     }
     return *op_;
   }

@@ -10,13 +10,11 @@ namespace {
 // True for aten::eq / aten::ne with both inputs the same Value of type int, float or bool (the overloads
 // eq.int / eq.float / eq.bool and their ne twins).
 bool isSelfComparison(const Node* n, bool* isEq) {
-  if (n->inputs().size() != 2 || n->input(0) != n->input(1) || n->outputs().size() != 1) return false;
-  static const Symbol kEq = Symbol::fromQualString("aten::eq");
-  static const Symbol kNe = Symbol::fromQualString("aten::ne");
-  if (n->kind() == kEq) *isEq = true;
-  else if (n->kind() == kNe) *isEq = false;
+  if (n->kind() == aten::eq) *isEq = true;
+  else if (n->kind() == aten::ne) *isEq = false;
   else return false;
-  const TypePtr& t = n->input(0)->type();
+  if (!n->hasNamedInput("a") || !n->hasNamedInput("b") || n->namedInput("a") != n->namedInput("b")) return false;
+  const TypePtr& t = n->namedInput("a")->type();
   if (!t) return false;
   return t->kind() == TypeKind::Int || t->kind() == TypeKind::Float || t->kind() == TypeKind::Bool;
 }

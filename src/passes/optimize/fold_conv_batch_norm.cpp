@@ -11,17 +11,15 @@ namespace {
 
 std::optional<IValue> constantOf(const Value* v) { return v->constantValue(); }
 
+// aten::conv{1,2,3}d(input, weight, bias, stride, padding, dilation, groups) (not the `padding: str`
+// overloads), or aten::_convolution with transposed=False.
 bool isConv(const Node* n) {
-  static const Symbol c1 = Symbol::fromQualString("aten::conv1d");
-  static const Symbol c2 = Symbol::fromQualString("aten::conv2d");
-  static const Symbol c3 = Symbol::fromQualString("aten::conv3d");
-  static const Symbol conv = Symbol::fromQualString("aten::_convolution");
   const FunctionSchema* s = n->schema();
   if (!s) return false;
   Symbol k = n->kind();
-  if ((k == c1 || k == c2 || k == c3) && s->overloadName.empty() && n->inputs().size() == 7) return true;
-  if (k == conv && n->inputs().size() >= 9) {
-    auto transposed = constantOf(n->input(6));
+  if ((k == aten::conv1d || k == aten::conv2d || k == aten::conv3d) && s->overloadName.empty()) return true;
+  if (k == aten::_convolution) {
+    auto transposed = constantOf(n->namedInput("transposed"));
     return transposed && transposed->isBool() && !transposed->toBool();
   }
   return false;
@@ -35,25 +33,22 @@ std::vector<double> toDoubles(const Tensor& t) {
 }
 
 bool foldOne(Graph& g, Node* bn) {
-  static const Symbol kBatchNorm = Symbol::fromQualString("aten::batch_norm");
-  if (bn->kind() != kBatchNorm || !bn->schema() || bn->inputs().size() != 9) return false;
-  Value* y = bn->input(0);
+  if (bn->kind() != aten::batch_norm || !bn->schema()) return false;
+  Value* y = bn->namedInput("input");
   Node* conv = y->node();
   if (!isConv(conv)) return false;
   // Other uses may only read metadata (BatchNorm's _check_input_dim calls input.dim()): the folded conv
   // output has the same shape, dtype and device.
-  static const Symbol kDim = Symbol::fromQualString("aten::dim");
-  static const Symbol kSize = Symbol::fromQualString("aten::size");
   for (const Use& u : y->uses()) {
     if (u.user == bn) continue;
     Symbol k = u.user->kind();
-    if (k != kDim && k != kSize && k != prim::dtype && k != prim::device) return false;
+    if (k != aten::dim && k != aten::size && k != prim::dtype && k != prim::device) return false;
   }
-  auto training = constantOf(bn->input(5));
-  auto eps = constantOf(bn->input(7));
-  auto gamma = constantOf(bn->input(1)), beta = constantOf(bn->input(2));
-  auto mean = constantOf(bn->input(3)), var = constantOf(bn->input(4));
-  auto w = constantOf(conv->input(1)), b = constantOf(conv->input(2));
+  auto training = constantOf(bn->namedInput("training"));
+  auto eps = constantOf(bn->namedInput("eps"));
+  auto gamma = constantOf(bn->namedInput("weight")), beta = constantOf(bn->namedInput("bias"));
+  auto mean = constantOf(bn->namedInput("running_mean")), var = constantOf(bn->namedInput("running_var"));
+  auto w = constantOf(conv->namedInput("weight")), b = constantOf(conv->namedInput("bias"));
   if (!training || !training->isBool() || training->toBool()) return false;
   if (!eps || !(eps->isDouble() || eps->isInt())) return false;
   if (!mean || !mean->isTensor() || !var || !var->isTensor() || !w || !w->isTensor()) return false;
@@ -89,10 +84,10 @@ bool foldOne(Graph& g, Node* bn) {
     }
   }
   WithInsertPoint guard(conv);
-  Value* cw = g.insertConstant(IValue(newW), conv->sourceRange(), conv->input(1)->type());
+  Value* cw = g.insertConstant(IValue(newW), conv->sourceRange(), conv->namedInput("weight")->type());
   Value* cb = g.insertConstant(IValue(newB), conv->sourceRange(), OptionalType::create(TensorType()));
-  conv->replaceInput(1, cw);
-  conv->replaceInput(2, cb);
+  conv->replaceInput(conv->namedInputIndex("weight"), cw);
+  conv->replaceInput(conv->namedInputIndex("bias"), cb);
   if (bn->output()->hasDebugName() && !y->hasDebugName()) {
     std::string name = bn->output()->debugName();
     bn->output()->setDebugName("");

@@ -91,31 +91,25 @@ std::optional<IValue> constantOf(const Value* v) { return v->constantValue(); }
 
 // The conv node's (input, weight, bias, stride, padding, dilation, groups), or false.
 bool convArgs(const Node* n, std::vector<Value*>& args) {
-  static const Symbol c1 = Symbol::fromQualString("aten::conv1d");
-  static const Symbol c2 = Symbol::fromQualString("aten::conv2d");
-  static const Symbol c3 = Symbol::fromQualString("aten::conv3d");
-  static const Symbol conv = Symbol::fromQualString("aten::_convolution");
   const FunctionSchema* s = n->schema();
   if (!s) return false;
   Symbol k = n->kind();
-  if ((k == c1 || k == c2 || k == c3) && s->overloadName.empty() && n->inputs().size() == 7) {
-    args.assign(n->inputs().begin(), n->inputs().end());
-    return true;
-  }
-  if (k == conv && n->inputs().size() >= 9) {
-    auto transposed = constantOf(n->input(6));
+  if ((k == aten::conv1d || k == aten::conv2d || k == aten::conv3d) && s->overloadName.empty()) {
+  } else if (k == aten::_convolution) {
+    auto transposed = constantOf(n->namedInput("transposed"));
     if (!transposed || !transposed->isBool() || transposed->toBool()) return false;
-    args = {n->input(0), n->input(1), n->input(2), n->input(3), n->input(4), n->input(5), n->input(8)};
-    return true;
+  } else {
+    return false;
   }
-  return false;
+  args.clear();
+  for (const char* name : {"input", "weight", "bias", "stride", "padding", "dilation", "groups"})
+    args.push_back(n->namedInput(name));
+  return true;
 }
 
 bool metadataOnly(const Node* user) {
-  static const Symbol kDim = Symbol::fromQualString("aten::dim");
-  static const Symbol kSize = Symbol::fromQualString("aten::size");
   Symbol k = user->kind();
-  return k == kDim || k == kSize || k == prim::dtype || k == prim::device;
+  return k == aten::dim || k == aten::size || k == prim::dtype || k == prim::device;
 }
 
 // The single non-metadata user of v, or nullptr.
@@ -131,15 +125,11 @@ Node* soleUser(const Value* v) {
 
 // Activation kind of n applied to its input 0: 1 relu, 2 clamp (lo/hi set); 0 when n is not one.
 int activationOf(const Node* n, double& lo, double& hi) {
-  static const Symbol relu = Symbol::fromQualString("aten::relu");
-  static const Symbol relu_ = Symbol::fromQualString("aten::relu_");
-  static const Symbol ht = Symbol::fromQualString("aten::hardtanh");
-  static const Symbol ht_ = Symbol::fromQualString("aten::hardtanh_");
   if (!n->op()) return 0;
   Symbol k = n->kind();
-  if ((k == relu || k == relu_) && n->inputs().size() == 1) return 1;
-  if ((k == ht || k == ht_) && n->inputs().size() == 3) {
-    auto a = constantOf(n->input(1)), b = constantOf(n->input(2));
+  if (k == aten::relu || k == aten::relu_) return 1;
+  if (k == aten::hardtanh || k == aten::hardtanh_) {
+    auto a = constantOf(n->namedInput("min_val")), b = constantOf(n->namedInput("max_val"));
     if (!a || !b || !a->isScalar() || !b->isScalar()) return 0;
     lo = a->toScalar().toDouble();
     hi = b->toScalar().toDouble();
@@ -150,15 +140,15 @@ int activationOf(const Node* n, double& lo, double& hi) {
 
 // add / add_ (Tensor overload, alpha constant 1) with `x` as one operand: returns the other operand.
 Value* residualOf(const Node* n, const Value* x) {
-  static const Symbol add = Symbol::fromQualString("aten::add");
-  static const Symbol add_ = Symbol::fromQualString("aten::add_");
   const FunctionSchema* s = n->schema();
-  if (!s || s->overloadName != "Tensor" || n->inputs().size() != 3) return nullptr;
-  if (n->kind() != add && n->kind() != add_) return nullptr;
-  auto alpha = constantOf(n->input(2));
+  if (!s || s->overloadName != "Tensor") return nullptr;
+  if (n->kind() != aten::add && n->kind() != aten::add_) return nullptr;
+  auto alpha = constantOf(n->namedInput("alpha"));
   if (!alpha || !alpha->isScalar() || alpha->toScalar().toDouble() != 1.0) return nullptr;
-  if (n->input(0) == x && n->input(1) != x) return n->input(1);
-  if (n->kind() == add && n->input(1) == x && n->input(0) != x) return n->input(0);
+  Value* self = n->namedInput("self");
+  Value* other = n->namedInput("other");
+  if (self == x && other != x) return other;
+  if (n->kind() == aten::add && other == x && self != x) return self;
   return nullptr;
 }
 

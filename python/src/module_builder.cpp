@@ -9,6 +9,8 @@
 #include "frontend/compiler.h"
 #include "frontend/parser.h"
 #include "frontend/type_parser.h"
+#include "python_resolver.h"
+#include "script_compiler.h"
 #include "runtime/module.h"
 #include "value_conversion.h"
 
@@ -94,7 +96,8 @@ TypePtr parseAnnotation(const std::string& annotation, const std::shared_ptr<Com
 }
 
 Function* defineModuleMethod(const ModuleTypeHandle& h, const std::string& source, const std::string& filename,
-                             size_t firstLine, const std::shared_ptr<Resolver>& resolver, bool unused) {
+                             size_t firstLine, const std::shared_ptr<Resolver>& resolver, bool unused,
+                             const py::dict& defaults, const PythonSource& signature) {
   auto src = std::make_shared<Source>(source, filename, firstLine);
   std::shared_ptr<SourceFile> file = parseFile(src);
   const DefStmt* def = nullptr;
@@ -104,21 +107,21 @@ Function* defineModuleMethod(const ModuleTypeHandle& h, const std::string& sourc
       def = &static_cast<const DefStmt&>(*s);
     }
   if (!def) throw py::value_error("expected the source of a method (a def statement)");
-  // The decorators were read on the Python side (export, unused, ignore markers); the compiler sees
-  // only what it must act on.
-  auto* mutableDef = const_cast<DefStmt*>(def);
-  mutableDef->decorators.clear();
-  if (unused) {
-    // @unused: only the signature is compiled (the body may use anything); calls raise.
-    mutableDef->decorators.push_back(std::make_shared<NameExpr>(def->range, "unused"));
-    auto stub = parseFile(std::make_shared<Source>("raise Exception(\"This function has been marked unused\")\n"));
-    mutableDef->body = stub->body;
+  std::string name = def->name;
+  if (!signature.text.empty()) {
+    auto sigFile = parseFile(std::make_shared<Source>(signature.text, signature.filename, signature.startingLine));
+    for (auto& s : sigFile->body)
+      if (s->kind == StmtKind::Def) name = static_cast<const DefStmt&>(*s).name;
   }
-  EmitContext ctx;
-  ctx.resolver = resolver;
-  ctx.callGraph = std::make_shared<CallGraph>();
-  if (Function* existing = h.type->findMethod(def->name)) return existing;
-  return defineFunction(*h.cu, file, *def, h.type->qualName() + "." + def->name, h.type, ctx);
+  if (Function* existing = h.type->findMethod(name)) return existing;
+  // As any Python function: the unit's call graph (recursion through methods and functions is found),
+  // defaults from the live function, the body emitted now (methods it calls on self compile on demand).
+  CompileFunctionOptions options;
+  options.defaults = defaults;
+  options.unused = unused;
+  options.signature = signature;
+  return compilePythonFunction(h.cu, PythonSource{source, filename, firstLine}, h.type->qualName() + "." + name,
+                               h.type, resolver, options);
 }
 
 py::object createModuleObject(const ModuleTypeHandle& h, const py::dict& values) {
@@ -198,14 +201,31 @@ void initModuleBuilderBindings(py::module_& m) {
            })
       .def("define_method",
            [](ModuleTypeHandle& h, const std::string& source, const std::string& filename, size_t firstLine,
-              py::object resolver, bool unused) {
-             if (!resolver.is_none()) throw py::type_error("define_method: unsupported resolver object");
-             Function* f = defineModuleMethod(h, source, filename, firstLine, nullptr, unused);
+              py::object rcb, bool unused, py::object defaults, py::object signature) {
+             std::shared_ptr<Resolver> resolver;
+             if (!rcb.is_none()) {
+               if (!PyCallable_Check(rcb.ptr()))
+                 throw py::type_error("define_method: rcb must be a resolution callback (name -> object or None)");
+               resolver = std::make_shared<PythonResolver>(rcb, h.cu, h.type->name());
+             }
+             py::dict d = defaults.is_none() ? py::dict() : defaults.cast<py::dict>();
+             PythonSource sig;
+             if (!signature.is_none()) {
+               auto t = signature.cast<py::tuple>();
+               if (t.size() != 3) throw py::type_error("define_method: signature must be (source, filename, first_line)");
+               sig = PythonSource{t[0].cast<std::string>(), t[1].cast<std::string>(), t[2].cast<size_t>()};
+             }
+             Function* f = defineModuleMethod(h, source, filename, firstLine, resolver, unused, d, sig);
              return f->name();
            },
            py::arg("source"), py::arg("filename") = "<string>", py::arg("first_line") = 1,
-           py::arg("resolver") = py::none(), py::arg("unused") = false,
-           "Compiles one method from the source of a def; returns its name. The body is emitted by emit_methods.")
+           py::arg("rcb") = py::none(), py::arg("unused") = false, py::arg("defaults") = py::none(),
+           py::arg("signature") = py::none(),
+           "Compiles one method from the source of a def (decorators removed) and emits its body; returns its "
+           "name. `rcb` (name -> object or None, as for functions) resolves the body's free names: Python "
+           "globals, closure variables; None resolves only TorchScript's builtins. `defaults` ({parameter: "
+           "value}) replaces the default expressions of the source. `signature` = (source, filename, first_line) of an "
+           "overload declaration compiles the body under that declaration's signature, named by its def's name.")
       .def("emit_methods",
            [](ModuleTypeHandle& h) {
              for (Function* f : h.type->methods())

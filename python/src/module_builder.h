@@ -30,6 +30,7 @@
 #include "core/type.h"
 #include "frontend/ir_emitter.h"
 #include "runtime/compilation_unit.h"
+#include "script_compiler.h"
 
 namespace kindling::python {
 
@@ -48,12 +49,17 @@ ModuleTypeHandle createModuleType(const std::string& qualName);
 /// "__torch__.m.Cls") against the types of `cu`. Throws CompileError ("Unknown type name ...").
 TypePtr parseAnnotation(const std::string& annotation, const std::shared_ptr<CompilationUnit>& cu);
 
-/// Compiles one method of `type` from `source` (the dedented text of a single `def`; `filename` and
-/// `firstLine` say where it came from). `resolver` resolves the free names of the body (Python globals,
-/// closures); null resolves only TorchScript's builtins. `unused` replaces the body by a raise
-/// (@torch.jit.unused). Returns the method, whose body is emitted on first use (or by emitMethods).
+/// Compiles one method of `type` from `source` (the dedented text of a single `def`, decorators removed;
+/// `filename` and `firstLine` say where it came from) and emits its body now. `resolver` resolves the free
+/// names of the body (a PythonResolver over the method's globals and closure); null resolves only
+/// TorchScript's builtins. `unused` replaces the body by a raise (@torch.jit.unused); `defaults` (by
+/// parameter name, from the live function) replace the source's default expressions. A method the class
+/// already has is returned as it is. `signature` (when its text is set): an overload declaration whose
+/// def gives the method's name and signature (script_compiler.h's CompileFunctionOptions::signature).
+/// Throws CompileError at the user's file and line.
 Function* defineModuleMethod(const ModuleTypeHandle& type, const std::string& source, const std::string& filename,
-                             size_t firstLine, const std::shared_ptr<Resolver>& resolver, bool unused);
+                             size_t firstLine, const std::shared_ptr<Resolver>& resolver, bool unused,
+                             const py::dict& defaults, const PythonSource& signature = {});
 
 /// Creates an object of `type`, each attribute slot converted from values[name] (a dict); attributes
 /// missing from `values` are an error naming them.

@@ -12,6 +12,7 @@ namespace kindling::python {
 namespace {
 
 py::handle gClassifier;  // (never released) kindling.jit._script._classify
+py::handle gMethodCompiler;  // (never released) kindling.jit._recursive._compile_method_on_demand
 
 // A Python module other than the namespaces the frontend knows: `mymod.helper(x)`, `kindling.jit.annotate`.
 struct PythonModuleValue : SugaredValue {
@@ -33,6 +34,30 @@ struct PythonModuleValue : SugaredValue {
     SugaredValuePtr v = resolver->objectToSugared(module.attr(field.c_str()), field, loc);
     if (!v) throw CompileError("'" + field + "' of a Python module cannot be used in TorchScript code", loc);
     return v;
+  }
+  py::object module;
+  std::shared_ptr<PythonResolver> resolver;
+};
+
+// A namespace the frontend knows (torch, torch.nn, math, ...) found through a live Python module: its
+// attributes are the frontend's builtins, except those Python classifies as submodules, special forms or
+// @ignore'd functions (`torch.overrides.has_torch_function`, `torch.nn.modules.utils._pair`), which
+// resolve as Python objects do.
+struct PythonBackedNamespace : BuiltinModule {
+  PythonBackedNamespace(std::string n, py::object m, std::shared_ptr<PythonResolver> r)
+      : BuiltinModule(std::move(n)), module(std::move(m)), resolver(std::move(r)) {}
+  ~PythonBackedNamespace() override {
+    py::gil_scoped_acquire gil;
+    module = py::object();
+  }
+  SugaredValuePtr attr(const SourceRange& loc, FunctionEmitter& m, const std::string& field) override {
+    {
+      py::gil_scoped_acquire gil;
+      py::object member = py::getattr(module, field.c_str(), py::none());
+      if (!member.is_none())
+        if (SugaredValuePtr v = resolver->namespaceMember(member, field, loc)) return v;
+    }
+    return BuiltinModule::attr(loc, m, field);
   }
   py::object module;
   std::shared_ptr<PythonResolver> resolver;
@@ -68,6 +93,45 @@ struct ConstantCallValue : SugaredValue {
   IValue value;
 };
 
+// torch.overrides.has_torch_function(...) (and its _unary / _variadic forms): False in compiled code,
+// which sees only plain tensors (torch registers them as aten::has_torch_function, which answers False for
+// every TorchScript value); the arguments are evaluated and dropped.
+struct NoTorchFunctionValue : SugaredValue {
+  std::string kind() const override { return "builtin 'has_torch_function'"; }
+  SugaredValuePtr call(const SourceRange& loc, FunctionEmitter& m, const std::vector<NamedValue>&,
+                       const std::vector<NamedValue>&, size_t) override {
+    return std::make_shared<SimpleValue>(m.insertConstant(IValue(false), loc));
+  }
+};
+
+// torch.nn.modules.utils._single/_pair/_triple/_quadruple (torch's aten::_pair family): an int or float
+// becomes a list of `n` copies of it, a list stays as it is, a tuple becomes a list of its elements.
+struct NTupleValue : SugaredValue {
+  NTupleValue(std::string n, size_t k) : name(std::move(n)), count(k) {}
+  std::string kind() const override { return "builtin '" + name + "'"; }
+  SugaredValuePtr call(const SourceRange& loc, FunctionEmitter& m, const std::vector<NamedValue>& args,
+                       const std::vector<NamedValue>& kwargs, size_t) override {
+    if (args.size() != 1 || !kwargs.empty()) throw CompileError(name + "() takes exactly one argument", loc);
+    Value* v = args[0].value;
+    const TypePtr& t = v->type();
+    if (t->kind() == TypeKind::List) return std::make_shared<SimpleValue>(v);
+    if (t->kind() == TypeKind::Int || t->kind() == TypeKind::Float)
+      return std::make_shared<SimpleValue>(m.createList(t, std::vector<Value*>(count, v), loc));
+    if (auto* tt = t->cast<TupleType>()) {
+      TypePtr elem = tt->elements().empty() ? IntType() : tt->elements()[0];
+      for (const auto& e : tt->elements())
+        if (!e->equals(*elem))
+          throw CompileError(name + "() expects a tuple of one element type, got " + t->annotationStr(), loc);
+      std::vector<Value*> elems;
+      for (auto& e : SimpleValue(v).asTuple(loc, m, std::nullopt)) elems.push_back(e->asValue(loc, m));
+      return std::make_shared<SimpleValue>(m.createList(elem, elems, loc));
+    }
+    throw CompileError(name + "() expects an int, a float, a list or a tuple, got " + t->annotationStr(), loc);
+  }
+  std::string name;
+  size_t count;
+};
+
 // A function marked @ignore: torch.jit runs it in Python; Kindling runs compiled code without Python.
 struct IgnoredFunctionValue : SugaredValue {
   explicit IgnoredFunctionValue(std::string n) : name(std::move(n)) {}
@@ -94,6 +158,7 @@ bool isCompileError(py::error_already_set& e) {
 }  // namespace
 
 void setObjectClassifier(py::object classifier) { gClassifier = classifier.release(); }
+void setMethodCompiler(py::object compiler) { gMethodCompiler = compiler.release(); }
 
 void rethrowAsCompileError(py::error_already_set& e, const std::string& context, const SourceRange& loc) {
   if (isCompileError(e)) {
@@ -169,7 +234,12 @@ SugaredValuePtr PythonResolver::objectToSugared(py::handle obj, const std::strin
     if (TypePtr ty = cu_->findType(q)) return std::make_shared<ClassValue>(ty);
     throw CompileError("class '" + name + "' is used while it is being compiled", loc);
   }
-  if (tag == "module") return std::make_shared<BuiltinModule>(t[1].cast<std::string>());
+  if (tag == "module") {
+    if (t.size() > 2)
+      return std::make_shared<PythonBackedNamespace>(t[1].cast<std::string>(), py::reinterpret_borrow<py::object>(t[2]),
+                                                     shared_from_this());
+    return std::make_shared<BuiltinModule>(t[1].cast<std::string>());
+  }
   if (tag == "pymodule") return std::make_shared<PythonModuleValue>(py::reinterpret_borrow<py::object>(t[1]), shared_from_this());
   if (tag == "builtin") return std::make_shared<NamespaceMemberValue>(t[1].cast<std::string>(), t[2].cast<std::string>());
   if (tag == "special") {
@@ -178,6 +248,11 @@ SugaredValuePtr PythonResolver::objectToSugared(py::handle obj, const std::strin
     if (f == "is_tracing") return std::make_shared<ConstantCallValue>("is_tracing", IValue(false));
     if (f == "wait") return std::make_shared<BuiltinFunction>("aten::wait");
     if (f == "_unwrap_optional") return std::make_shared<BuiltinFunction>("aten::_unwrap_optional");
+    if (f == "has_torch_function") return std::make_shared<NoTorchFunctionValue>();
+    if (f == "_single") return std::make_shared<NTupleValue>(f, 1);
+    if (f == "_pair") return std::make_shared<NTupleValue>(f, 2);
+    if (f == "_triple") return std::make_shared<NTupleValue>(f, 3);
+    if (f == "_quadruple") return std::make_shared<NTupleValue>(f, 4);
     return std::make_shared<SpecialFormValue>(f);  // annotate, isinstance, fork
   }
   if (tag == "python_builtin") {
@@ -186,10 +261,20 @@ SugaredValuePtr PythonResolver::objectToSugared(py::handle obj, const std::strin
     throw CompileError("'" + name + "' is the Python builtin '" + b + "': use it under its own name in TorchScript code",
                        loc);
   }
+  if (tag == "builtin_op") return std::make_shared<BuiltinFunction>(t[1].cast<std::string>());
   if (tag == "ignored") return std::make_shared<IgnoredFunctionValue>(t[1].cast<std::string>());
   if (tag == "error") throw CompileError(t[1].cast<std::string>(), loc);
   if (tag == "annotation") throw CompileError("'" + name + "' is a type, not a value", loc);
   throw CompileError("internal error: unknown classification '" + tag + "' of '" + name + "'", loc);
+}
+
+SugaredValuePtr PythonResolver::namespaceMember(py::handle obj, const std::string& name, const SourceRange& loc) {
+  py::gil_scoped_acquire gil;
+  py::object c = classify(obj, name, loc);
+  if (c.is_none()) return nullptr;
+  std::string tag = c.cast<py::tuple>()[0].cast<std::string>();
+  if (tag != "special" && tag != "module" && tag != "pymodule" && tag != "ignored") return nullptr;
+  return objectToSugared(obj, name, loc);
 }
 
 TypePtr PythonResolver::objectToType(py::handle obj, const std::string& name, const SourceRange& loc) {
@@ -225,6 +310,18 @@ TypePtr PythonResolver::resolveType(const std::string& name, const SourceRange& 
   py::object obj = lookup(name, loc);
   if (obj.is_none()) return nullptr;
   return objectToType(obj, name, loc);
+}
+
+Function* PythonResolver::resolveMethod(const ClassType& cls, const std::string& name, const SourceRange& loc) {
+  if (!gMethodCompiler || !cls.isModule()) return nullptr;
+  py::gil_scoped_acquire gil;
+  bool defined = false;
+  try {
+    defined = gMethodCompiler(cls.qualName(), name).cast<bool>();
+  } catch (py::error_already_set& e) {
+    rethrowAsCompileError(e, "'" + name + "' is being compiled since it was called from '" + owner_ + "'", loc);
+  }
+  return defined ? cls.findMethod(name) : nullptr;
 }
 
 Function* PythonResolver::resolveFunction(const std::string& name, const SourceRange& loc) {

@@ -13,10 +13,15 @@
 //   ("function_name", qualname)  a function of the Python compilation unit being compiled right now
 //   ("type", qualname)           a class / NamedTuple / Enum type of the Python compilation unit
 //   ("annotation", "List[int]")  a typing alias (resolveType only): parsed as an annotation
-//   ("module", "torch")          a namespace the frontend knows: torch, math, torch.nn.functional, ...
+//   ("module", "torch", m)       a namespace the frontend knows: torch, math, torch.nn.functional, ...
+//                                (m, the Python module, resolves what the frontend does not: submodules
+//                                such as torch.overrides, special forms)
 //   ("pymodule", module)         any other Python module: attribute access classifies getattr(module, x)
 //   ("builtin", "torch", "relu") an attribute of a frontend namespace (`from torch import relu`)
-//   ("special", "annotate")      annotate / isinstance / fork / wait / is_scripting / is_tracing / _unwrap_optional
+//   ("special", "annotate")      annotate / isinstance / fork / wait / is_scripting / is_tracing / _unwrap_optional /
+//                                has_torch_function (False) / _single, _pair, _triple, _quadruple
+//                                (torch.nn.modules.utils: an int repeated into a list)
+//   ("builtin_op", "aten::warn") a Python function torch maps to an operator (warnings.warn)
 //   ("python_builtin", "len")    a Python builtin: handled by the emitter under its own name
 //   ("ignored", name)            an @ignore'd function: calling it is a CompileError (it needs Python)
 //   ("error", message)           a CompileError at the use ("python value of type 'X' cannot be used ...")
@@ -48,9 +53,17 @@ class PythonResolver : public Resolver, public std::enable_shared_from_this<Pyth
   TypePtr resolveType(const std::string& name, const SourceRange& loc) override;
   Function* resolveFunction(const std::string& name, const SourceRange& loc) override;
   SugaredValuePtr resolveValue(const std::string& name, const SourceRange& loc) override;
+  /// A method a module class built from Python does not have yet (`self.helper(x)`): the hook registered
+  /// with `_C._set_method_compiler` (kindling/jit/_recursive.py's `_compile_method_on_demand(qualname,
+  /// name) -> bool`) compiles it from the Python class into `cls`. Python exceptions become CompileErrors
+  /// at the use ("'helper' is being compiled since it was called from 'forward'").
+  Function* resolveMethod(const ClassType& cls, const std::string& name, const SourceRange& loc) override;
 
   /// The SugaredValue for a Python object found under `name` (nullptr: let the emitter resolve `name`).
   SugaredValuePtr objectToSugared(py::handle obj, const std::string& name, const SourceRange& loc);
+  /// An attribute `obj` of a frontend namespace when Python must resolve it (a submodule, a special form,
+  /// an @ignore'd function); nullptr lets the frontend's builtins resolve the name.
+  SugaredValuePtr namespaceMember(py::handle obj, const std::string& name, const SourceRange& loc);
   /// The type a Python object denotes in an annotation (class, NamedTuple, Enum, typing alias), or nullptr.
   TypePtr objectToType(py::handle obj, const std::string& name, const SourceRange& loc);
 
@@ -65,6 +78,9 @@ class PythonResolver : public Resolver, public std::enable_shared_from_this<Pyth
   std::shared_ptr<CompilationUnit> cu_;
   std::string owner_;
 };
+
+/// Registers the on-demand method compiler (see PythonResolver::resolveMethod).
+void setMethodCompiler(py::object compiler);
 
 /// Registers the classification hook (kindling.jit._script._classify(obj) -> tuple or None).
 void setObjectClassifier(py::object classifier);

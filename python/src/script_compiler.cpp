@@ -53,12 +53,12 @@ const Stmt& singleDefinition(const SourceFile& file, StmtKind kind, const char* 
   return *found;
 }
 
+}  // namespace
+
 std::string lastComponent(const std::string& q) {
   size_t dot = q.rfind('.');
   return dot == std::string::npos ? q : q.substr(dot + 1);
 }
-
-}  // namespace
 
 std::string uniqueQualifiedName(const CompilationUnit& cu, const std::string& qualName) {
   auto taken = [&](const std::string& q) { return cu.findFunction(q) || cu.findType(q); };
@@ -81,6 +81,17 @@ GraphFunction* compilePythonFunction(const std::shared_ptr<CompilationUnit>& cu,
   // A copy: defaults given by Python are removed from it.
   auto defCopy = std::make_shared<DefStmt>(static_cast<const DefStmt&>(singleDefinition(*file, StmtKind::Def, "function definition", src)));
   DefStmt& def = *defCopy;
+  std::shared_ptr<SourceFile> signatureFile;
+  if (!options.signature.text.empty()) {
+    auto sigSrc = std::make_shared<Source>(options.signature.text, options.signature.filename, options.signature.startingLine);
+    signatureFile = parseFile(sigSrc);
+    auto& decl = static_cast<const DefStmt&>(singleDefinition(*signatureFile, StmtKind::Def, "overload declaration", sigSrc));
+    def.params = decl.params;
+    def.returnType = decl.returnType;
+    def.typeComment = decl.typeComment;
+    def.typeCommentRange = decl.typeCommentRange;
+    def.name = lastComponent(qualName);
+  }
   // Defaults come from the live function (they may name globals the source cannot evaluate).
   std::unordered_map<std::string, SourceRange> pythonDefaults;
   for (auto& p : def.params) {
@@ -112,7 +123,7 @@ GraphFunction* compilePythonFunction(const std::shared_ptr<CompilationUnit>& cu,
   }
   const DefStmt* defp = defCopy.get();
   auto holder = std::make_shared<const Function*>(nullptr);
-  Function* fn = cu->defineFunction(qualName, schema, [file, defCopy, defp, self, ctx, schema, holder](Graph& g) {
+  Function* fn = cu->defineFunction(qualName, schema, [file, signatureFile, defCopy, defp, self, ctx, schema, holder](Graph& g) {
     EmitContext c = ctx;
     c.currentFunction = *holder;
     emitFunctionBody(g, *defp, schema, self, c);
@@ -144,6 +155,9 @@ TypePtr compilePythonClass(const std::shared_ptr<CompilationUnit>& cu, const Pyt
 void initScriptCompilerBindings(py::module_& m) {
   m.def("_set_object_classifier", &setObjectClassifier,
         "Registers kindling.jit._script._classify, which tells the compiler what a Python object is.");
+  m.def("_set_method_compiler", &setMethodCompiler,
+        "Registers kindling.jit._recursive._compile_method_on_demand(qualname, name) -> bool, which compiles a "
+        "method compiled code calls on a module built from Python.");
   m.def("_unique_name", [](const std::string& q) { return uniqueQualifiedName(*pythonCompilationUnit(), q); },
         "The qualified name, mangled as torch does when the Python compilation unit already has it.");
   m.def(

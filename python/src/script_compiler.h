@@ -52,6 +52,11 @@ struct CompileFunctionOptions {
   py::dict defaults;
   /// @unused: only the signature is compiled; the body raises "This function has been marked unused".
   bool unused = false;
+  /// An overload declaration (`@_overload_method def forward(self, x: Tensor) -> Tensor: ...`): when its
+  /// text is set, the function takes this def's parameters, annotations, type comment and return type,
+  /// the body of `source`, and the last component of its qualified name as its name (torch's
+  /// _replace_overloaded_method_decl).
+  PythonSource signature;
 };
 
 /// Compiles the single `def` of `source` as `qualName` (a method of `selfType` when set) into `cu`, names
@@ -70,6 +75,9 @@ TypePtr compilePythonClass(const std::shared_ptr<CompilationUnit>& cu, const Pyt
 /// `qualName` if no function or type of `cu` has it, else torch's mangled form
 /// "<prefix>.___torch_mangle_<N>.<name>" with the next free N.
 std::string uniqueQualifiedName(const CompilationUnit& cu, const std::string& qualName);
+
+/// "c" for "a.b.c".
+std::string lastComponent(const std::string& qualName);
 
 /// Defines _compile_function, _compile_class, _unique_name, _set_object_classifier in `m`.
 void initScriptCompilerBindings(py::module_& m);

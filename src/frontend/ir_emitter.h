@@ -66,6 +66,12 @@ class Resolver {
   virtual Function* resolveFunction(const std::string& name, const SourceRange& loc) = 0;
   /// A global value such as an imported module alias (`F` for torch.nn.functional), or nullptr.
   virtual SugaredValuePtr resolveValue(const std::string& name, const SourceRange& loc) { return nullptr; }
+  /// A method `name` of the class `cls` that the class does not define yet, compiled on demand (a module
+  /// built from Python compiles the methods its code calls on `self` when the emitter first meets them,
+  /// as torch's ModuleValue::attr does), or nullptr. Called only when `cls` has no method of that name.
+  virtual Function* resolveMethod(const ClassType& cls, const std::string& name, const SourceRange& loc) {
+    return nullptr;
+  }
   /// `CONSTANTS.c<N>` of an archive, or nullopt.
   virtual std::optional<IValue> resolveConstant(const std::string& name, const SourceRange& loc) { return std::nullopt; }
 };

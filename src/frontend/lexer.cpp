@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include "core/unicode.h"
 
@@ -36,6 +37,25 @@ std::string Token::text(const Source& src) const {
 
 namespace {
 
+// The annotation text of a `# type: ...` comment (what follows "type:"), or nullopt when `comment` (the
+// text after '#') is not one. `# type: ignore` and `# type: ignore[code]` are mypy's suppressions, not
+// signatures, and are skipped as torch.jit.annotations.get_type_line skips them.
+std::optional<std::string> typeCommentText(const std::string& comment) {
+  size_t k = comment.find_first_not_of(" \t");
+  if (k == std::string::npos || comment.compare(k, 5, "type:") != 0) return std::nullopt;
+  std::string text = comment.substr(k + 5);
+  size_t b = text.find_first_not_of(" \t");
+  if (b != std::string::npos && text.compare(b, 6, "ignore") == 0) {
+    size_t e = b + 6;
+    if (e < text.size() && text[e] == '[') {
+      size_t close = text.find(']', e);
+      if (close != std::string::npos) e = close + 1;
+    }
+    if (text.find_first_not_of(" \t\r", e) == std::string::npos) return std::nullopt;
+  }
+  return text;
+}
+
 // Operators, longest first so that maximal munch works with a linear scan.
 const char* const kOps[] = {
     "**=", "//=", ">>=", "<<=", "...", "->", "**", "//", "<<", ">>", "<=", ">=", "==", "!=", "+=", "-=", "*=",
@@ -64,13 +84,11 @@ class Lexer {
           while (p < s_.size() && s_[p] != '\n') ++p;
           if (s_[cstart] == '#') {
             // `# type: (...) -> ...` on the first line of a def body belongs to the def
-            std::string comment = s_.substr(cstart + 1, p - cstart - 1);
-            size_t k = comment.find_first_not_of(" \t");
+            std::optional<std::string> text = typeCommentText(s_.substr(cstart + 1, p - cstart - 1));
             size_t n = toks_.size();
-            if (k != std::string::npos && comment.compare(k, 5, "type:") == 0 && n >= 2 &&
-                toks_[n - 1].kind == TokenKind::Newline && toks_[n - 1].sval.empty() &&
+            if (text && n >= 2 && toks_[n - 1].kind == TokenKind::Newline && toks_[n - 1].sval.empty() &&
                 toks_[n - 2].kind == TokenKind::Op && toks_[n - 2].sval == ":")
-              toks_[n - 1].sval = comment.substr(k + 5);
+              toks_[n - 1].sval = *text;
           }
           pos_ = p < s_.size() ? p + 1 : p;
           continue;
@@ -98,11 +116,9 @@ class Lexer {
       if (c == '#') {
         size_t b = pos_;
         while (pos_ < s_.size() && s_[pos_] != '\n') ++pos_;
-        std::string comment = s_.substr(b + 1, pos_ - b - 1);
-        size_t k = comment.find_first_not_of(" \t");
-        if (k != std::string::npos && comment.compare(k, 5, "type:") == 0) {
-          if (depth_ > 0 && !toks_.empty()) toks_.back().typeComment = comment.substr(k + 5);  // per parameter
-          else pendingTypeComment_ = comment.substr(k + 5);
+        if (std::optional<std::string> text = typeCommentText(s_.substr(b + 1, pos_ - b - 1))) {
+          if (depth_ > 0 && !toks_.empty()) toks_.back().typeComment = *text;  // per parameter
+          else pendingTypeComment_ = *text;
         }
         continue;
       }

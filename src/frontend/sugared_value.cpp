@@ -269,6 +269,8 @@ SugaredValuePtr SimpleValue::attr(const SourceRange& loc, FunctionEmitter& m, co
     }
     if (const ClassType::Property* p = ct->findProperty(field)) return m.callMethod(loc, value, p->getter, {}, {});
     if (ct->findMethod(field)) return std::make_shared<MethodValue>(value, field);
+    if (const auto& r = m.context().resolver)
+      if (r->resolveMethod(*ct, field, loc)) return std::make_shared<MethodValue>(value, field);
     if (ct->isModule())
       throw CompileError("Module '" + ct->name() + "' has no attribute '" + field + "' ", loc);
     // PyTorch's SimpleValue::attr wording for classes

@@ -214,6 +214,12 @@ class ConcreteTypeStore:
         known.append(c)
         return c
 
+    def forget(self, concrete):
+        """Drops `concrete` (its methods failed to compile): equal modules get a new class next time."""
+        known = self.types.get(concrete.py_class, [])
+        if concrete in known:
+            known.remove(concrete)
+
 
 type_store = ConcreteTypeStore()
 

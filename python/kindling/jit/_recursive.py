@@ -8,37 +8,28 @@ others get ___torch_mangle_N names), compiles `forward`, the @export'ed methods 
 (@unused ones raise, @ignore'd ones stay Python and cannot be called from compiled code), and creates
 the object tree whose tensors share memory with the Python model.
 
-Methods are compiled without a Python resolution callback for now: their bodies may use `self`, torch.*,
-math and TorchScript's builtins; names of other Python globals are a compile error naming them.
+Method bodies resolve free names as scripted functions do (their globals and closure: F, math, module
+constants, helper functions compiled recursively); methods called on self are compiled when the compiler
+first meets the call (_compile_method_on_demand, registered with the C++ resolver).
 """
 import inspect
 import re
-import textwrap
-import typing
 
 import torch
 
 from .. import _C
-from . import _markers
+from . import _markers, _sources
 from ._concrete_module_type import infer_concrete_type, type_store
 
 
-def _self_calls(fn, src):
-    """Names of methods called as <self>.name( in fn's source (<self> is its first parameter's name)."""
-    params = list(inspect.signature(fn).parameters)
-    me = re.escape(params[0]) if params else "self"
-    return re.findall(r"\b%s\.([A-Za-z_][A-Za-z0-9_]*)\s*\(" % me, src)
-
-
-def _method_source(fn):
-    lines, first = inspect.getsourcelines(fn)
-    src = textwrap.dedent("".join(lines))
-    return src, inspect.getsourcefile(fn) or "<unknown>", first
+# qualified name of a module class -> (its concrete type, the Python class): what
+# _compile_method_on_demand compiles from when compiled code calls a method the class does not have yet.
+_classes_by_name = {}
 
 
 def _methods_to_compile(nn_module):
-    """forward (when the class defines its own) plus @export'ed methods, then every method they call
-    on self, transitively (torch compiles what forward reaches)."""
+    """forward (when the class defines its own) plus the @export'ed methods; the methods they call on
+    self are compiled when the compiler meets the call (_compile_method_on_demand), as torch does."""
     cls = type(nn_module)
     names = []
     forward = getattr(cls, "forward", None)
@@ -49,39 +40,84 @@ def _methods_to_compile(nn_module):
         item = getattr(cls, name, None)
         if callable(item) and _markers.is_exported(item) and name not in names:
             names.append(name)
-    todo, seen = list(names), set(names)
-    while todo:
-        fn = getattr(cls, todo.pop(), None)
-        try:
-            src = inspect.getsource(fn)
-        except (OSError, TypeError):
-            continue
-        for callee in _self_calls(fn, src):
-            item = inspect.getattr_static(cls, callee, None)
-            if callee in seen or not inspect.isfunction(item) or callee in nn_module._modules:
-                continue
-            seen.add(callee)
-            names.append(callee)
-            todo.append(callee)
-    # callees first: a method without a return annotation is emitted when declared, so what it calls
-    # must be declared before it
-    return list(reversed(names))
+    return names
+
+
+def _overload_declarations(fn, cls):
+    """The @torch._jit_internal._overload_method declarations of method `fn` of `cls`, in declaration
+    order, or None. (torch keeps them in a registry of its _jit_internal module; reading it compiles
+    nothing.)"""
+    try:
+        from torch import _jit_internal
+    except ImportError:  # pragma: no cover - torch without TorchScript
+        return None
+    registry = getattr(_jit_internal, "_overloaded_methods", {})
+    by_class = registry.get(_jit_internal._qualified_name(fn)) if registry else None
+    if not by_class:
+        return None
+    for klass in cls.__mro__:  # the class that defines fn
+        if klass.__dict__.get(fn.__name__) is fn:
+            return by_class.get(klass.__name__)
+    return None
+
+
+def _define_method(concrete, fn, name=None, cls=None):
+    """Compiles the Python function `fn` as method `name` of concrete.jit_type, its free names resolved
+    through its globals and closure (torch's createResolutionCallbackFromClosure). An overloaded method
+    compiles to name__0, name__1, ... (the implementation's body under each declaration's signature) and
+    calls of `name` choose among them, as torch's ConcreteModuleType overloads."""
+    name = name or fn.__name__
+    src, filename, first = _sources.definition_source(fn)
+    rcb = _sources.resolution_callback(fn)
+    defaults = _sources.default_args(fn)
+    unused = _markers.is_unused(fn)
+    decls = _overload_declarations(fn, cls) if cls is not None else None
+    if not decls:
+        concrete.jit_type.define_method(src, filename, first, rcb, unused, defaults)
+        return
+    # Each overload compiles (define_method's `signature`); calls choosing among them need overload
+    # resolution on module method calls, which Kindling's compiler does not have yet.
+    raise _C.CompileError("'%s.%s' is declared with @_overload_method (%d overloads): overloaded module methods "
+                          "are not supported by Kindling yet" % (cls.__name__, name, len(decls)))
+
+
+def _compile_method_on_demand(qualname, name):
+    """The compiler's hook for `self.name(...)` on the module class `qualname` when the class has no such
+    method: compiles the Python class's method `name`. False when the class has no such Python function
+    (the compiler then reports the missing attribute)."""
+    entry = _classes_by_name.get(qualname)
+    if entry is None:
+        return False
+    concrete, cls = entry
+    item = inspect.getattr_static(cls, name, None)
+    if isinstance(item, staticmethod) or not inspect.isfunction(item):
+        return False
+    if _markers.get_modifier(item) is _markers.FunctionModifiers.IGNORE:
+        raise _C.CompileError("'%s.%s' is marked @ignore: it runs in Python, and Kindling runs compiled code "
+                              "without Python. Mark it @unused if compiled code never really calls it, or make "
+                              "it TorchScript" % (cls.__name__, name))
+    try:
+        _define_method(concrete, item, name, cls)
+    except _C.CompileError as e:
+        raise _with_attribute_hint(e, concrete) from None
+    return True
 
 
 def _compile_methods(concrete, nn_module):
-    mtype = concrete.jit_type
     cls = type(nn_module)
+    _classes_by_name[concrete.jit_type.qualified_name] = (concrete, cls)
     for name in _methods_to_compile(nn_module):
         fn = getattr(cls, name)
         if _markers.get_modifier(fn) is _markers.FunctionModifiers.IGNORE:
             continue
-        src, filename, first = _method_source(fn)
+        if concrete.jit_type.has_method(name):
+            continue
         try:
-            mtype.define_method(src, filename, first, None, _markers.is_unused(fn))
+            _define_method(concrete, getattr(fn, "__func__", fn), name, cls)
         except _C.CompileError as e:
             raise _with_attribute_hint(e, concrete) from None
     try:
-        mtype.emit_methods()
+        concrete.jit_type.emit_methods()
     except _C.CompileError as e:
         raise _with_attribute_hint(e, concrete) from None
 
@@ -110,19 +146,24 @@ def _create_object(concrete, nn_module):
 
 def _create(concrete, nn_module):
     if not concrete.methods_compiled:
-        concrete.methods_compiled = True
-        for name, sub in concrete.modules:
-            pass
         _compile_tree(concrete, nn_module)
     return _create_object(concrete, nn_module)
 
 
 def _compile_tree(concrete, nn_module):
-    for name, sub in concrete.modules:
-        if not sub.methods_compiled:
-            sub.methods_compiled = True
-            _compile_tree(sub, nn_module._modules[name])
-    _compile_methods(concrete, nn_module)
+    """Compiles the methods of `concrete` and of its submodules' types (submodules first). A type whose
+    compilation failed is dropped from the type store, so scripting the module again reports the same
+    error instead of using a class without its methods."""
+    concrete.methods_compiled = True
+    try:
+        for name, sub in concrete.modules:
+            if not sub.methods_compiled:
+                _compile_tree(sub, nn_module._modules[name])
+        _compile_methods(concrete, nn_module)
+    except BaseException:
+        concrete.methods_compiled = False
+        type_store.forget(concrete)
+        raise
 
 
 def script_module(nn_module):
@@ -132,3 +173,6 @@ def script_module(nn_module):
         nn_module = nn_module.__prepare_scriptable__()
     concrete = infer_concrete_type(nn_module)
     return _create(concrete, nn_module)
+
+
+_C._set_method_compiler(_compile_method_on_demand)

@@ -155,6 +155,16 @@ def _special_form(obj):
         for n in ("is_scripting", "_unwrap_optional"):
             if hasattr(ji, n):
                 table.append((getattr(ji, n), n))
+    overrides = getattr(torch, "overrides", None)
+    for n in ("has_torch_function", "has_torch_function_unary", "has_torch_function_variadic"):
+        f = getattr(overrides, n, None)
+        if f is not None:
+            table.append((f, "has_torch_function"))
+    utils = getattr(getattr(getattr(torch, "nn", None), "modules", None), "utils", None)
+    for n in ("_single", "_pair", "_triple", "_quadruple"):
+        f = getattr(utils, n, None)
+        if f is not None:
+            table.append((f, n))
     for f, n in table:
         if obj is f:
             return n
@@ -168,14 +178,25 @@ def _special_form(obj):
     return None
 
 
+def _builtin_operator(obj):
+    """The operator torch's builtin table maps a Python function to (torch/jit/_builtins.py), or None."""
+    import warnings
+    if obj is warnings.warn:
+        return "aten::warn"
+    return None
+
+
 def _classify(obj):
     """What a Python object is to the compiler (the tuple forms are listed in python_resolver.h)."""
     if _is_constant(obj):
         return ("constant", obj)
+    op = _builtin_operator(obj)
+    if op is not None:
+        return ("builtin_op", op)
     if isinstance(obj, types.ModuleType):
         name = obj.__name__
         if name in _FRONTEND_MODULES:
-            return ("module", name)
+            return ("module", name, obj)
         return ("pymodule", obj)
     if isinstance(obj, ScriptFunction):
         return ("function", obj._c)

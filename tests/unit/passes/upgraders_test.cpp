@@ -132,13 +132,12 @@ TEST(Upgraders, EachImplementedOperatorIsReplaced) {
     EXPECT_NE(text.find("aten::"), std::string::npos) << text;
     bool sawUpgraderFrame = false;
     for (const Node* n : *g->block())
-      if (n->inlinedCallStack() && !n->inlinedCallStack()->empty() &&
-          n->inlinedCallStack()->front().callee.find("_0_") != std::string::npos)
+      if (n->inlinedCallStack() && n->inlinedCallStack()->frames()[0]->callee.find("_0_") != std::string::npos)
         sawUpgraderFrame = true;
     EXPECT_TRUE(sawUpgraderFrame) << c.overload << "\n" << text;
     auto current = compileAt(c.src, 10);
     for (const Node* n : *current->block())
-      EXPECT_FALSE(n->inlinedCallStack() && !n->inlinedCallStack()->empty()) << c.overload;
+      EXPECT_FALSE(n->inlinedCallStack()) << c.overload;
   }
 }
 

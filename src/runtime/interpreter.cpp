@@ -96,8 +96,8 @@ struct Operand {
 
 struct Instr {
   OpCode op;
-  uint16_t nIn = 0;
-  uint16_t nOut = 0;
+  uint32_t nIn = 0;      // 32 bits: a list literal may have more than 65,535 elements
+  uint32_t nOut = 0;
   uint32_t a = 0;        // first input operand in operands; outputs (register indices) follow in outs
   uint32_t o = 0;        // first output register in outs
   int32_t x = 0;         // jump target, slot, begin...

@@ -24,9 +24,10 @@ KINDLING_BUILD_PACKAGES="cmake ninja-build ccache g++ pkg-config libdnnl-dev lib
 
 # Unit tests (GoogleTest) and the oracle tests (pytest against Debian's PyTorch 1.13).
 KINDLING_TEST_PACKAGES="libgtest-dev libgmock-dev python3-torch python3-torchvision python3-torchaudio
-  python3-pytest graphviz dpkg-dev file"
+  python3-pytest graphviz dpkg-dev file time"
 # graphviz: `kindling graph --format svg|png` (optional at run time, tested); dpkg-dev, file: cpack -G DEB
-#   with dpkg-shlibdeps (scripts/deb-check.sh).
+#   with dpkg-shlibdeps (scripts/deb-check.sh); time: /usr/bin/time measures kindling's CPU time and peak RSS
+#   in tests/oracle/test_growth.py.
 
 # bench/: libtorch as the anchor, with OpenBLAS's OpenMP build (the reference BLAS is up to 9x slower);
 # Node.js runs ONNX Runtime (npm's onnxruntime-node, installed by scripts/run-bench.sh into build/bench-node);

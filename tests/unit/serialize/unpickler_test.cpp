@@ -182,8 +182,10 @@ TEST(Unpickler, RecursiveAndDeepContainersAreRejected) {
 // hold the tensor but the test (a cycle left behind would keep it alive for good). Covers the list
 // popped before STOP and the list rejected as the recursive result; no sanitizer needed.
 TEST(Unpickler, SelfContainingListsAreFreed) {
-  const std::string cyclic = "\x80\x02]q\x00h\x00" "a"                       // l = []; l.append(l)
-                             "ctorch.jit._pickle\nbuild_tensor_from_id\nK\x00\x85R" "a";  // l.append(t)
+  // The opcodes hold NUL bytes, so the string is built with its literal's full length.
+  static const char kCyclic[] = "\x80\x02]q\x00h\x00" "a"                       // l = []; l.append(l)
+                                "ctorch.jit._pickle\nbuild_tensor_from_id\nK\x00\x85R" "a";  // l.append(t)
+  const std::string cyclic(kCyclic, sizeof(kCyclic) - 1);
   for (const std::string& tail : {std::string("0N."), std::string(".")}) {
     SCOPED_TRACE(tail == "." ? "returned (recursive)" : "popped");
     Tensor t = Tensor::zeros({2});

@@ -9,6 +9,7 @@
 #include "ir/operator_matching.h"
 #include "ir/subgraph.h"
 #include "tensor/tensor.h"
+#include "tensor/tensor_print.h"
 
 namespace kindling {
 
@@ -541,6 +542,30 @@ class Parser {
     }
   }
 
+  // A tensor constant of 2 to 10 elements as the printer writes it, ATen's text on one line
+  // (" 1  2 [ CPUFloatType{2} ]"). Reads it into v and returns true; returns false, consuming nothing,
+  // when the text up to the next ']' on this line is not of that shape.
+  bool parsePrintedTensor(IValue& v) {
+    skipWs();
+    if (s_.compare(p_, 8, "<Tensor>") == 0)
+      fail("tensor constant <Tensor>: the graph text does not hold the values of a tensor of more than 10 "
+           "elements");
+    size_t eol = s_.find('\n', p_);
+    if (eol == std::string::npos) eol = s_.size();
+    size_t open = s_.find("[ CPU", p_);
+    if (open == std::string::npos || open >= eol) return false;
+    for (size_t i = p_; i < open; ++i)
+      if (s_[i] == ']' || s_[i] == '"' || s_[i] == '\'' || s_[i] == '[') return false;
+    size_t close = s_.find(']', open);
+    if (close == std::string::npos || close >= eol) return false;
+    Tensor t;
+    std::string error;
+    if (!parseAtenTensorPrint(s_.substr(p_, close + 1 - p_), t, error)) fail("tensor constant: " + error);
+    p_ = close + 1;
+    v = IValue(std::move(t));
+    return true;
+  }
+
   void parseAttributes(Node* n, const TypePtr& outType) {
     // after '['
     skipWs();
@@ -553,7 +578,8 @@ class Parser {
         expect('[');
         n->tys_(name, parseTypeArgs(']'));
       } else {
-        IValue v = parseLiteral();
+        IValue v;
+        if (!(n->kind() == prim::Constant && name == "value" && parsePrintedTensor(v))) v = parseLiteral();
         if (n->kind() == prim::Constant && name == "value") v = convert(v, outType);
         n->ival_(name, std::move(v));
       }

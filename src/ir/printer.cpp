@@ -9,6 +9,7 @@
 
 #include "ir/ir.h"
 #include "tensor/tensor.h"
+#include "tensor/tensor_print.h"
 
 namespace kindling {
 
@@ -18,9 +19,6 @@ static std::string shortDouble(double d) {
   ss << d;  // ostream default: 6 significant digits, as at::Tensor printing of a boxed scalar
   return ss.str();
 }
-
-// ATen's operator<< for tensors (defined in tensor/tensor_print.cpp).
-std::string tensorPrintForIValue(const IValue& v);
 
 // As printAttribute(std::ostream&, const at::Tensor&) in torch/csrc/jit/ir/ir.cpp: one element → "{v}",
 // up to 10 elements → ATen's print with newlines as spaces, more → "<Tensor>".

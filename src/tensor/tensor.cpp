@@ -1,6 +1,7 @@
 // Storage, TensorImpl and the Tensor methods declared in tensor/tensor.h: creation, views (with ATen's
 // viewability rules and error messages), copies with dtype conversion and broadcasting, fill, item.
 #include "tensor/tensor.h"
+#include "tensor/tensor_print.h"
 
 #include <immintrin.h>
 #include <omp.h>
@@ -12,10 +13,6 @@
 #include <new>
 
 namespace kindling {
-
-// Defined in tensor_print.cpp.
-std::string tensorReprForIValue(const IValue& v);
-std::string tensorPrintForIValue(const IValue& v);
 
 namespace {
 

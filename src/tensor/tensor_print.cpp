@@ -1,12 +1,17 @@
-// Tensor printing, two formats:
+// Tensor printing (see tensor/tensor_print.h), two formats:
 //  * Tensor::repr(): Python's repr of a tensor, following torch/_tensor_str.py of PyTorch 1.13 with the default
 //    print options (precision 4, threshold 1000, edgeitems 3, linewidth 80, sci_mode auto).
 //  * tensorPrintForIValue(): ATen's C++ operator<< (aten/src/ATen/core/Formatting.cpp), which is what
-//    TorchScript's print() writes for tensors.
+//    TorchScript's print() writes for tensors, and parseAtenTensorPrint() reading it back.
+#include <cctype>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
+#include <limits>
 #include <sstream>
+#include <vector>
 
-#include "tensor/tensor.h"
+#include "tensor/tensor_print.h"
 
 namespace kindling {
 
@@ -411,6 +416,187 @@ std::string tensorPrintForIValue(const IValue& v) {
   }
   out += " ]";
   return out;
+}
+
+// ------------------------------------------------------------------ reading ATen's format back
+
+namespace {
+
+std::vector<std::string> splitWhitespace(const std::string& s) {
+  std::vector<std::string> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    size_t b = i;
+    while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    if (i > b) out.push_back(s.substr(b, i - b));
+  }
+  return out;
+}
+
+// A whole token as a number the format writes: decimal, scientific, "nan", "-nan", "inf", "-inf".
+bool readNumber(const std::string& tok, double& v) {
+  if (tok == "nan" || tok == "-nan") {
+    v = std::numeric_limits<double>::quiet_NaN();
+    return true;
+  }
+  if (tok == "inf" || tok == "-inf") {
+    v = tok[0] == '-' ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+    return true;
+  }
+  if (tok.empty() || tok.find_first_not_of("0123456789.eE+-") != std::string::npos) return false;
+  char* end = nullptr;
+  errno = 0;
+  v = std::strtod(tok.c_str(), &end);
+  return end == tok.c_str() + tok.size() && errno == 0;
+}
+
+bool readIndex(const std::string& tok, int64_t& v) {
+  if (tok.empty() || tok.size() > 18 || tok.find_first_not_of("0123456789") != std::string::npos) return false;
+  v = std::stoll(tok);
+  return true;
+}
+
+}  // namespace
+
+bool parseAtenTensorPrint(const std::string& text, Tensor& out, std::string& error) {
+  // Trailer: "[ CPU<Name>Type{d0,d1,...} ]".
+  size_t open = text.rfind("[ CPU");
+  if (open == std::string::npos) {
+    error = "expected a trailer like [ CPUFloatType{3} ]";
+    return false;
+  }
+  size_t brace = text.find('{', open);
+  size_t close = brace == std::string::npos ? brace : text.find('}', brace);
+  std::string after = close == std::string::npos ? "" : text.substr(close + 1);
+  if (close == std::string::npos || splitWhitespace(after) != std::vector<std::string>{"]"} ||
+      brace < open + 9 || text.compare(brace - 4, 4, "Type") != 0) {
+    error = "malformed trailer '" + text.substr(open) + "'";
+    return false;
+  }
+  std::string name = text.substr(open + 5, brace - 4 - (open + 5));
+  ScalarType dtype = ScalarType::Undefined;
+  for (int k = 0; k <= static_cast<int>(ScalarType::BFloat16); ++k) {
+    auto t = static_cast<ScalarType>(k);
+    if (isComplexType(t) || t == ScalarType::QInt8 || t == ScalarType::QUInt8 || t == ScalarType::QInt32) continue;
+    if (name == scalarTypeName(t)) dtype = t;
+  }
+  if (dtype == ScalarType::Undefined) {
+    error = "unsupported element type '" + name + "' in the trailer";
+    return false;
+  }
+  std::vector<std::string> body = splitWhitespace(text.substr(0, open));
+  std::vector<int64_t> sizes;
+  std::string dims = text.substr(brace + 1, close - brace - 1);
+  for (size_t b = 0; !dims.empty() && b <= dims.size();) {
+    size_t e = dims.find(',', b);
+    if (e == std::string::npos) e = dims.size();
+    int64_t d = 0;
+    if (!readIndex(dims.substr(b, e - b), d)) {
+      error = "malformed size '" + dims + "' in the trailer";
+      return false;
+    }
+    sizes.push_back(d);
+    b = e + 1;
+  }
+  // Element count, bounded by the tokens present so absurd sizes fail before anything is allocated.
+  const int64_t maxElements = static_cast<int64_t>(body.size());
+  bool empty = false;
+  for (int64_t d : sizes) empty = empty || d == 0;
+  int64_t numel = empty ? 0 : 1;
+  for (int64_t d : sizes) {
+    if (!empty && numel > maxElements / d) {
+      error = "the trailer's size {" + dims + "} has more elements than the text has values";
+      return false;
+    }
+    numel *= d;
+  }
+  const size_t nd = sizes.size();
+  // Each matrix (the last two dimensions; a 1-d tensor is one column, a 0-d one element) is written as
+  // chunks of columns, each optionally preceded by "Columns a to b" and a "s *" scale.
+  const int64_t rows = nd >= 2 ? sizes[nd - 2] : (nd == 1 ? sizes[0] : 1);
+  const int64_t cols = nd >= 2 ? sizes[nd - 1] : 1;
+  std::vector<double> data(static_cast<size_t>(numel), 0.0);
+  std::vector<bool> filled(static_cast<size_t>(numel), false);
+  int64_t matrixBase = 0, colFirst = 0, colLast = cols - 1, inChunk = 0;
+  double scale = 1;
+  bool haveMatrix = nd < 3;
+  for (size_t i = 0; i < body.size(); ++i) {
+    const std::string& tok = body[i];
+    double v = 0;
+    if (tok == "Columns") {
+      int64_t a = 0, b = 0;
+      if (i + 3 >= body.size() || !readIndex(body[i + 1], a) || body[i + 2] != "to" || !readIndex(body[i + 3], b) ||
+          a < 1 || b < a || b > cols) {
+        error = "malformed 'Columns a to b' header";
+        return false;
+      }
+      colFirst = a - 1;
+      colLast = b - 1;
+      inChunk = 0;
+      i += 3;
+    } else if (tok.size() > 2 && tok.front() == '(' && tok.back() == ')') {
+      // "(i,j,.,.)": 1-based indices of the leading dimensions, then "=".
+      std::string inner = tok.substr(1, tok.size() - 2);
+      std::vector<std::string> parts;
+      for (size_t b = 0; b <= inner.size();) {
+        size_t e = inner.find(',', b);
+        if (e == std::string::npos) e = inner.size();
+        parts.push_back(inner.substr(b, e - b));
+        b = e + 1;
+      }
+      if (nd < 3 || parts.size() != nd || parts[nd - 2] != "." || parts[nd - 1] != "." || i + 1 >= body.size() ||
+          body[i + 1] != "=") {
+        error = "malformed matrix header '" + tok + "'";
+        return false;
+      }
+      int64_t base = 0;
+      for (size_t k = 0; k + 2 < nd; ++k) {
+        int64_t idx = 0;
+        if (!readIndex(parts[k], idx) || idx < 1 || idx > sizes[k]) {
+          error = "matrix header '" + tok + "' is out of the size {" + dims + "}";
+          return false;
+        }
+        base = base * sizes[k] + (idx - 1);
+      }
+      matrixBase = base * rows * cols;
+      colFirst = 0;
+      colLast = cols - 1;
+      inChunk = 0;
+      scale = 1;
+      haveMatrix = true;
+      ++i;
+    } else if (readNumber(tok, v)) {
+      if (i + 1 < body.size() && body[i + 1] == "*") {
+        scale = v;
+        ++i;
+        continue;
+      }
+      const int64_t width = colLast - colFirst + 1;
+      if (!haveMatrix || inChunk >= rows * width) {
+        error = "value '" + tok + "' is beyond the size {" + dims + "}";
+        return false;
+      }
+      int64_t at = matrixBase + (inChunk / width) * cols + colFirst + inChunk % width;
+      if (filled[static_cast<size_t>(at)]) {
+        error = "value '" + tok + "' repeats an element already given";
+        return false;
+      }
+      data[static_cast<size_t>(at)] = v * scale;
+      filled[static_cast<size_t>(at)] = true;
+      ++inChunk;
+    } else {
+      error = "unexpected '" + tok + "' in a printed tensor";
+      return false;
+    }
+  }
+  for (bool f : filled)
+    if (!f) {
+      error = "fewer values than the size {" + dims + "} needs";
+      return false;
+    }
+  out = Tensor::fromVector(data, dtype).reshape(sizes);
+  return true;
 }
 
 }  // namespace kindling

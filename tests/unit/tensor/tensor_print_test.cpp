@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "tensor/tensor.h"
+#include "tensor/tensor_print.h"
 
 using namespace kindling;
 
@@ -699,4 +700,82 @@ TEST(TensorPrint, RequiresGradSuffix) {
   Tensor x = Tensor::fromVector<float>({1.f, 2.f}, ScalarType::Float);
   x.impl()->requiresGrad = true;
   EXPECT_EQ(x.repr(), "tensor([1., 2.], requires_grad=True)");
+}
+
+namespace {
+// parseAtenTensorPrint on `text` and on `text` with newlines as spaces (the graph printer's form): each must
+// give a tensor of `like`'s dtype and shape that prints `text` again.
+void expectReadsBack(const std::string& text, const Tensor& like) {
+  std::string oneLine = text;
+  for (char& c : oneLine)
+    if (c == '\n') c = ' ';
+  for (const std::string& form : {text, oneLine}) {
+    SCOPED_TRACE(form);
+    Tensor t;
+    std::string error;
+    ASSERT_TRUE(parseAtenTensorPrint(form, t, error)) << error;
+    EXPECT_EQ(t.dtype(), like.dtype());
+    EXPECT_EQ(t.sizes(), like.sizes());
+    EXPECT_EQ(IValue(t).printStr(), text);
+  }
+}
+}  // namespace
+
+TEST(TensorPrint, AtenStrReadsBack) {
+  int checked = 0;
+  for (const auto& c : kCases) {
+    if (!*c.atenStr) continue;
+    SCOPED_TRACE(c.name);
+    expectReadsBack(c.atenStr, makeCase(c));
+    ++checked;
+  }
+  for (const auto& c : kValueCases) {
+    SCOPED_TRACE(c.name);
+    expectReadsBack(c.atenStr, Tensor::fromVector(c.values, c.dtype).reshape(c.shape));
+    ++checked;
+  }
+  EXPECT_GT(checked, 30);
+}
+
+TEST(TensorPrint, AtenStrReadsExactValues) {
+  // Integers and short decimals are exact in the text, so the values come back exactly, in their places.
+  Tensor t;
+  std::string error;
+  ASSERT_TRUE(parseAtenTensorPrint("(1,.,.) =  1  2  3 (2,.,.) =  4  5  6 [ CPULongType{2,1,3} ]", t, error)) << error;
+  EXPECT_EQ(t.sizes(), (IntArray{2, 1, 3}));
+  EXPECT_EQ(t.select(0, 1).select(0, 0).select(0, 2).item().toLong(), 6);
+  ASSERT_TRUE(parseAtenTensorPrint("Columns 1 to 2 1 2 4 5 Columns 3 to 3 3 6 [ CPUFloatType{2,3} ]", t, error));
+  EXPECT_EQ(t.select(0, 1).select(0, 0).item().toDouble(), 4.0);
+  EXPECT_EQ(t.select(0, 0).select(0, 2).item().toDouble(), 3.0);
+  ASSERT_TRUE(parseAtenTensorPrint("0.001 *  1.5000  2.2500 [ CPUDoubleType{2} ]", t, error));
+  EXPECT_DOUBLE_EQ(t.select(0, 1).item().toDouble(), 0.00225);
+  ASSERT_TRUE(parseAtenTensorPrint("[ CPUFloatType{0,3} ]", t, error)) << error;
+  EXPECT_EQ(t.sizes(), (IntArray{0, 3}));
+}
+
+TEST(TensorPrint, AtenStrErrorsNameTheProblem) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"1 2 [ CPUFloatType{3} ]", "more elements than the text has values"},
+      {"1 2 3 4 [ CPUFloatType{3} ]", "beyond the size {3}"},
+      {"1 2 x [ CPUFloatType{3} ]", "unexpected 'x'"},
+      {"1 2 [ CPUComplexFloatType{2} ]", "unsupported element type 'ComplexFloat'"},
+      {"1 2 [ CPUNoSuchType{2} ]", "unsupported element type 'NoSuch'"},
+      {"1 2", "expected a trailer"},
+      {"1 2 [ CPUFloatType{2 ]", "malformed trailer"},
+      {"1 2 [ CPUFloatType{2,x} ]", "malformed size"},
+      {"(1,1,.,.) = 1 [ CPUFloatType{1,1,1} ]", "malformed matrix header '(1,1,.,.)'"},
+      {"(2,.,.) = 1 [ CPUFloatType{1,1,1} ]", "out of the size"},
+      {"1 [ CPUFloatType{1,1,1} ]", "beyond the size"},
+      {"Columns 1 to 9 1 [ CPUFloatType{1,2} ]", "Columns a to b"},
+      {"Columns 1 to 1 1 Columns 1 to 1 2 [ CPUFloatType{1,2} ]", "repeats an element"},
+      {"1 [ CPUFloatType{999999999,999999999,999999999} ]", "more elements than the text has values"},
+      {"1 [ CPUFloatType{99999999999999999999} ]", "malformed size"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.first);
+    Tensor t;
+    std::string error;
+    EXPECT_FALSE(parseAtenTensorPrint(c.first, t, error));
+    EXPECT_NE(error.find(c.second), std::string::npos) << error;
+  }
 }

@@ -226,6 +226,18 @@ void initModuleBuilderBindings(py::module_& m) {
            "globals, closure variables; None resolves only TorchScript's builtins. `defaults` ({parameter: "
            "value}) replaces the default expressions of the source. `signature` = (source, filename, first_line) of an "
            "overload declaration compiles the body under that declaration's signature, named by its def's name.")
+      .def("add_overloads",
+           [](ModuleTypeHandle& h, const std::string& name, std::vector<std::string> overloadNames) {
+             for (const std::string& o : overloadNames)
+               if (!h.type->findMethod(o))
+                 throw py::value_error("overload '" + o + "' of method '" + name + "' is not a method of '" +
+                                       h.type->qualName() + "'");
+             registerMethodOverloads(*h.type, name, std::move(overloadNames));
+           },
+           py::arg("name"), py::arg("overloads"),
+           "Declares method `name` overloaded (torch's ConcreteModuleType add_overload): calls of `name` on "
+           "objects of this class choose the first of the methods `overloads` (already defined) whose schema "
+           "matches the arguments.")
       .def("emit_methods",
            [](ModuleTypeHandle& h) {
              for (Function* f : h.type->methods())

@@ -7,12 +7,24 @@
 #include "script_objects.h"
 #include "value_conversion.h"
 
+#include <mutex>
+#include <unordered_map>
+
 namespace kindling::python {
 
 namespace {
 
 py::handle gClassifier;  // (never released) kindling.jit._script._classify
 py::handle gMethodCompiler;  // (never released) kindling.jit._recursive._compile_method_on_demand
+
+// Overloaded methods of module classes built from Python: class qualified name -> method -> overloads.
+// Filled while scripting (with the GIL held), read by the emitter; entries live as long as the classes,
+// which the Python compilation unit keeps for the process.
+std::mutex gOverloadsMutex;
+std::unordered_map<std::string, std::unordered_map<std::string, std::vector<std::string>>>& methodOverloads() {
+  static auto* table = new std::unordered_map<std::string, std::unordered_map<std::string, std::vector<std::string>>>();
+  return *table;
+}
 
 // A Python module other than the namespaces the frontend knows: `mymod.helper(x)`, `kindling.jit.annotate`.
 struct PythonModuleValue : SugaredValue {
@@ -157,6 +169,23 @@ bool isCompileError(py::error_already_set& e) {
 
 }  // namespace
 
+void registerMethodOverloads(const ClassType& cls, const std::string& name, std::vector<std::string> overloadNames) {
+  if (overloadNames.empty())
+    throw py::value_error("method '" + name + "' of '" + cls.qualName() + "' declared overloaded without overloads");
+  std::lock_guard<std::mutex> lock(gOverloadsMutex);
+  methodOverloads()[cls.qualName()][name] = std::move(overloadNames);
+}
+
+std::vector<std::string> PythonResolver::resolveMethodOverloads(const ClassType& cls, const std::string& name,
+                                                                const SourceRange&) {
+  std::lock_guard<std::mutex> lock(gOverloadsMutex);
+  auto& table = methodOverloads();
+  auto c = table.find(cls.qualName());
+  if (c == table.end()) return {};
+  auto m = c->second.find(name);
+  return m == c->second.end() ? std::vector<std::string>{} : m->second;
+}
+
 void setObjectClassifier(py::object classifier) { gClassifier = classifier.release(); }
 void setMethodCompiler(py::object compiler) { gMethodCompiler = compiler.release(); }
 
@@ -223,6 +252,12 @@ SugaredValuePtr PythonResolver::objectToSugared(py::handle obj, const std::strin
   if (tag == "function") {
     auto& h = t[1].cast<FunctionHandle&>();
     return std::make_shared<FunctionValue>(h.fn);
+  }
+  if (tag == "overloads") {
+    std::vector<Function*> fns;
+    for (py::handle h : t[1]) fns.push_back(h.cast<FunctionHandle&>().fn);
+    if (fns.empty()) throw CompileError("the overloaded function '" + name + "' has no compiled overloads", loc);
+    return std::make_shared<FunctionValue>(std::move(fns));
   }
   if (tag == "function_name") {
     std::string q = t[1].cast<std::string>();

@@ -11,6 +11,9 @@
 //   ("constant", value)          None/bool/int/float/str/dtype/device or tuples of those: prim::Constant
 //   ("function", ScriptFunction) a compiled function (kindling._C.ScriptFunction): prim::CallFunction
 //   ("function_name", qualname)  a function of the Python compilation unit being compiled right now
+//   ("overloads", [ScriptFunction, ...])  a function declared with @torch.jit._overload: its overloads,
+//                                each compiled with the implementation's body; a call takes the first
+//                                whose schema matches
 //   ("type", qualname)           a class / NamedTuple / Enum type of the Python compilation unit
 //   ("annotation", "List[int]")  a typing alias (resolveType only): parsed as an annotation
 //   ("module", "torch", m)       a namespace the frontend knows: torch, math, torch.nn.functional, ...
@@ -35,6 +38,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "frontend/ir_emitter.h"
 #include "runtime/compilation_unit.h"
@@ -58,6 +62,9 @@ class PythonResolver : public Resolver, public std::enable_shared_from_this<Pyth
   /// name) -> bool`) compiles it from the Python class into `cls`. Python exceptions become CompileErrors
   /// at the use ("'helper' is being compiled since it was called from 'forward'").
   Function* resolveMethod(const ClassType& cls, const std::string& name, const SourceRange& loc) override;
+  /// The overloads registered for `cls.name` with registerMethodOverloads (no Python call).
+  std::vector<std::string> resolveMethodOverloads(const ClassType& cls, const std::string& name,
+                                                  const SourceRange& loc) override;
 
   /// The SugaredValue for a Python object found under `name` (nullptr: let the emitter resolve `name`).
   SugaredValuePtr objectToSugared(py::handle obj, const std::string& name, const SourceRange& loc);
@@ -78,6 +85,11 @@ class PythonResolver : public Resolver, public std::enable_shared_from_this<Pyth
   std::shared_ptr<CompilationUnit> cu_;
   std::string owner_;
 };
+
+/// Declares method `name` of the module class `cls` overloaded: calls of `name` choose among the methods
+/// `overloadNames` of the class (in that order; Resolver::resolveMethodOverloads). Replaces an earlier
+/// declaration. Throws py::value_error when `overloadNames` is empty.
+void registerMethodOverloads(const ClassType& cls, const std::string& name, std::vector<std::string> overloadNames);
 
 /// Registers the on-demand method compiler (see PythonResolver::resolveMethod).
 void setMethodCompiler(py::object compiler);

@@ -163,18 +163,25 @@ void initScriptCompilerBindings(py::module_& m) {
   m.def(
       "_compile_function",
       [](const std::string& text, const std::string& filename, size_t line, const std::string& qualName,
-         py::object rcb, py::dict defaults, bool unused) {
+         py::object rcb, py::dict defaults, bool unused, py::object signature) {
         auto cu = pythonCompilationUnit();
         auto resolver = std::make_shared<PythonResolver>(std::move(rcb), cu, lastComponent(qualName));
         CompileFunctionOptions options;
         options.defaults = std::move(defaults);
         options.unused = unused;
+        if (!signature.is_none()) {
+          auto t = signature.cast<py::tuple>();
+          if (t.size() != 3) throw py::type_error("_compile_function: signature must be (source, filename, first_line)");
+          options.signature = PythonSource{t[0].cast<std::string>(), t[1].cast<std::string>(), t[2].cast<size_t>()};
+        }
         GraphFunction* fn = compilePythonFunction(cu, PythonSource{text, filename, line}, qualName, nullptr, resolver, options);
         return FunctionHandle{cu, fn};
       },
       py::arg("source"), py::arg("filename"), py::arg("line"), py::arg("qualname"), py::arg("rcb"),
-      py::arg("defaults"), py::arg("unused") = false,
-      "Compiles the Python source of one def (see script_compiler.h) into the Python compilation unit.");
+      py::arg("defaults"), py::arg("unused") = false, py::arg("signature") = py::none(),
+      "Compiles the Python source of one def (see script_compiler.h) into the Python compilation unit. "
+      "`signature` = (source, filename, first_line) of an overload declaration (@torch.jit._overload) compiles "
+      "the body under that declaration's parameters and return type.");
   m.def(
       "_compile_class",
       [](const std::string& text, const std::string& filename, size_t line, const std::string& qualName, py::object rcb,

@@ -11,7 +11,7 @@
 //      through it and classified by kindling/jit/_script.py's `_classify` (python_resolver.h), which
 //      compiles called Python functions and used classes on demand.
 //   3. Call, with the GIL held:
-//        _C._compile_function(source, filename, line, qualname, rcb, defaults, unused=False)
+//        _C._compile_function(source, filename, line, qualname, rcb, defaults, unused=False, signature=None)
 //            -> ScriptFunction (a FunctionHandle over the Python compilation unit)
 //        _C._compile_class(source, filename, line, qualname, rcb, python_class)
 //            -> qualified name of the class / NamedTuple / Enum type defined

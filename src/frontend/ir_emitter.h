@@ -72,6 +72,16 @@ class Resolver {
   virtual Function* resolveMethod(const ClassType& cls, const std::string& name, const SourceRange& loc) {
     return nullptr;
   }
+  /// The overloads of method `name` of `cls` (torch's ConcreteModuleType overloads: the
+  /// `@_overload_method` declarations of a Python method compiled as methods "name__0", "name__1", ... of
+  /// `cls`, or a module's `__overloads__` table), in the order a call tries them; empty when `name` is not
+  /// overloaded. `obj.name(...)` (and `obj(...)` for "forward") then calls the first overload whose schema
+  /// matches the arguments, exactly first, then with implicit conversions, as builtin operators match.
+  /// Archives never carry overloads: their code calls the overloads by their own names.
+  virtual std::vector<std::string> resolveMethodOverloads(const ClassType& cls, const std::string& name,
+                                                          const SourceRange& loc) {
+    return {};
+  }
   /// `CONSTANTS.c<N>` of an archive, or nullopt.
   virtual std::optional<IValue> resolveConstant(const std::string& name, const SourceRange& loc) { return std::nullopt; }
 };
@@ -157,6 +167,14 @@ class FunctionEmitter {
                                const std::vector<NamedValue>& kwargs);
   SugaredValuePtr callMethod(const SourceRange& loc, Value* self, const std::string& name,
                              const std::vector<NamedValue>& args, const std::vector<NamedValue>& kwargs);
+  /// A call of one of the methods `names` of `self` (the overloads of one method, in order): the first
+  /// whose schema matches (matchSchemas) becomes the prim::CallMethod; none matching is a CompileError
+  /// listing every overload's schema.
+  SugaredValuePtr callMethod(const SourceRange& loc, Value* self, const std::vector<std::string>& names,
+                             const std::vector<NamedValue>& args, const std::vector<NamedValue>& kwargs);
+  /// As callFunction, choosing among the overloads `fns` of one function (matchSchemas order).
+  SugaredValuePtr callFunction(const SourceRange& loc, const std::vector<Function*>& fns,
+                               const std::vector<NamedValue>& args, const std::vector<NamedValue>& kwargs);
   /// Wraps node outputs: 0 → NoneValue, 1 → SimpleValue, n → SimpleValue of a prim::TupleConstruct.
   SugaredValuePtr packOutputs(const std::vector<Value*>& outs, const SourceRange& loc);
   Value* createTuple(const std::vector<Value*>& elems, const SourceRange& loc);

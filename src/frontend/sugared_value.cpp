@@ -268,9 +268,18 @@ SugaredValuePtr SimpleValue::attr(const SourceRange& loc, FunctionEmitter& m, co
       return simple(n->output());
     }
     if (const ClassType::Property* p = ct->findProperty(field)) return m.callMethod(loc, value, p->getter, {}, {});
+    const auto& r = m.context().resolver;
+    // overloads first, as torch's ModuleValue::attr
+    if (r)
+      if (auto names = r->resolveMethodOverloads(*ct, field, loc); !names.empty())
+        return std::make_shared<MethodValue>(value, field, std::move(names));
     if (ct->findMethod(field)) return std::make_shared<MethodValue>(value, field);
-    if (const auto& r = m.context().resolver)
+    if (r) {
       if (r->resolveMethod(*ct, field, loc)) return std::make_shared<MethodValue>(value, field);
+      // compiling it on demand may have declared it as overloads
+      if (auto names = r->resolveMethodOverloads(*ct, field, loc); !names.empty())
+        return std::make_shared<MethodValue>(value, field, std::move(names));
+    }
     if (ct->isModule())
       throw CompileError("Module '" + ct->name() + "' has no attribute '" + field + "' ", loc);
     // PyTorch's SimpleValue::attr wording for classes
@@ -371,10 +380,13 @@ SugaredValuePtr SimpleValue::attr(const SourceRange& loc, FunctionEmitter& m, co
   return std::make_shared<BuiltinFunction>("aten::" + field, NamedValue(loc, "self", value));
 }
 
-std::optional<bool> SimpleValue::hasAttr(const SourceRange&, FunctionEmitter&, const std::string& field) {
-  if (auto* ct = value->type()->cast<ClassType>())
-    return ct->findConstant(field) || ct->findAttributeSlot(field) >= 0 || ct->findMethod(field) ||
-           ct->findProperty(field);
+std::optional<bool> SimpleValue::hasAttr(const SourceRange& loc, FunctionEmitter& m, const std::string& field) {
+  if (auto* ct = value->type()->cast<ClassType>()) {
+    if (ct->findConstant(field) || ct->findAttributeSlot(field) >= 0 || ct->findMethod(field) || ct->findProperty(field))
+      return true;
+    const auto& r = m.context().resolver;
+    return r && !r->resolveMethodOverloads(*ct, field, loc).empty();
+  }
   return std::nullopt;
 }
 
@@ -421,6 +433,9 @@ SugaredValuePtr SimpleValue::call(const SourceRange& loc, FunctionEmitter& m, co
   const TypePtr& t = value->type();
   if (auto* ft = t->cast<FunctionType>()) return m.callFunction(loc, ft->function(), args, kwargs);
   if (auto* ct = t->cast<ClassType>()) {
+    if (const auto& r = m.context().resolver)
+      if (auto names = r->resolveMethodOverloads(*ct, "forward", loc); !names.empty())
+        return m.callMethod(loc, value, names, args, kwargs);
     if (ct->findMethod("forward")) return m.callMethod(loc, value, "forward", args, kwargs);
     if (ct->findMethod("__call__")) return m.callMethod(loc, value, "__call__", args, kwargs);
   }
@@ -549,6 +564,8 @@ SugaredValuePtr QualifiedNamespace::attr(const SourceRange& loc, FunctionEmitter
 // ---------------------------------------------------------------- functions, methods, classes
 
 Value* FunctionValue::asValue(const SourceRange& loc, FunctionEmitter& m) {
+  if (overloads.size() > 1)
+    throw CompileError("the overloaded function '" + fn->qualname() + "' cannot be used as a value: call it", loc);
   Node* c = m.graph().insert(prim::Constant, {}, 1);
   c->s_("name", fn->name());
   c->setSourceRange(loc);
@@ -558,12 +575,12 @@ Value* FunctionValue::asValue(const SourceRange& loc, FunctionEmitter& m) {
 
 SugaredValuePtr FunctionValue::call(const SourceRange& loc, FunctionEmitter& m, const std::vector<NamedValue>& args,
                                     const std::vector<NamedValue>& kwargs, size_t) {
-  return m.callFunction(loc, fn, args, kwargs);
+  return m.callFunction(loc, overloads, args, kwargs);
 }
 
 SugaredValuePtr MethodValue::call(const SourceRange& loc, FunctionEmitter& m, const std::vector<NamedValue>& args,
                                   const std::vector<NamedValue>& kwargs, size_t) {
-  return m.callMethod(loc, self, name, args, kwargs);
+  return m.callMethod(loc, self, names, args, kwargs);
 }
 
 SugaredValuePtr ClassValue::attr(const SourceRange& loc, FunctionEmitter& m, const std::string& field) {

@@ -98,24 +98,33 @@ struct QualifiedNamespace : SugaredValue {
   std::string name;
 };
 
-/// A TorchScript function: calls become prim::CallFunction.
+/// A TorchScript function: calls become prim::CallFunction. An overloaded function (`@torch.jit._overload`
+/// declarations, each compiled with the implementation's body) holds every overload in `overloads`
+/// (`fn` is the first): a call takes the first whose schema matches; it cannot be used as a value.
 struct FunctionValue : SugaredValue {
-  explicit FunctionValue(Function* f) : fn(f) {}
+  explicit FunctionValue(Function* f) : fn(f), overloads{f} {}
+  explicit FunctionValue(std::vector<Function*> fs) : fn(fs.at(0)), overloads(std::move(fs)) {}
   std::string kind() const override { return "function '" + fn->qualname() + "'"; }
   Value* asValue(const SourceRange& loc, FunctionEmitter& m) override;
   SugaredValuePtr call(const SourceRange& loc, FunctionEmitter& m, const std::vector<NamedValue>& args,
                        const std::vector<NamedValue>& kwargs, size_t nBinders) override;
   Function* fn;
+  std::vector<Function*> overloads;
 };
 
-/// A method of a class value: calls become prim::CallMethod[name=...].
+/// A method of a class value: calls become prim::CallMethod[name=...]. An overloaded method holds the
+/// names of its overloads ("forward__0", "forward__1", see Resolver::resolveMethodOverloads): a call
+/// becomes the prim::CallMethod of the first whose schema matches.
 struct MethodValue : SugaredValue {
-  MethodValue(Value* s, std::string n) : self(s), name(std::move(n)) {}
+  MethodValue(Value* s, std::string n) : self(s), name(n), names{std::move(n)} {}
+  MethodValue(Value* s, std::string n, std::vector<std::string> overloadNames)
+      : self(s), name(std::move(n)), names(std::move(overloadNames)) {}
   std::string kind() const override { return "method '" + name + "'"; }
   SugaredValuePtr call(const SourceRange& loc, FunctionEmitter& m, const std::vector<NamedValue>& args,
                        const std::vector<NamedValue>& kwargs, size_t nBinders) override;
   Value* self;
-  std::string name;
+  std::string name;                // as written in the call
+  std::vector<std::string> names;  // the methods called: {name}, or its overloads
 };
 
 /// A class (or named tuple) type used as a value: constructor calls and `C.__new__(C)`.

@@ -11,6 +11,7 @@ Kindling runs inference only (no autograd): results never require grad, whatever
 from ._errors import CompileError, Error
 from ._markers import (Attribute, Final, annotate, export, ignore, interface, is_scripting, is_tracing, unused)
 from ._markers import jit_isinstance as isinstance  # noqa: A001  (torch.jit.isinstance's counterpart)
+from ._markers import _overload, _overload_method  # noqa: F401  (torch.jit._overload / _overload_method)
 from ._fork import Future, fork, wait
 from ._freeze import freeze, optimize_for_inference
 from ._fuser import (enable_onednn_fusion, fuser, onednn_fusion_enabled, optimized_execution, set_fusion_strategy,

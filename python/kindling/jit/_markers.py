@@ -183,3 +183,100 @@ def is_enum_class(cls):
 
 def is_namedtuple_class(cls):
     return builtins.isinstance(cls, type) and issubclass(cls, tuple) and hasattr(cls, "_fields")
+
+
+# ------------------------------------------------------------------ overloads
+# Overload declarations (`@_overload def f(x: int) -> int: ...` before the implementation `def f(x)`):
+# each declaration's signature is compiled with the implementation's body (torch.jit._overload,
+# torch._jit_internal._overload_method). kindling.jit's decorators key them by the function's module and
+# __qualname__ ("Cls.forward" for methods), so no stack inspection is needed; torch's registries are read
+# too, so code marked with torch's decorators overloads the same way.
+_fn_overloads = {}      # (module, qualname) -> [declarations]
+_method_overloads = {}  # (module, qualname) -> [declarations]
+_torch_cleared_fn_overloads = {}  # torch's qualified name -> declarations torch dropped after compiling them
+
+
+def _check_declaration_body(fn):
+    import ast
+    import inspect
+    import textwrap
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    except (OSError, TypeError, SyntaxError):
+        return
+    body = tree.body[0].body if tree.body and hasattr(tree.body[0], "body") else []
+    ok = len(body) == 1 and (isinstance(body[0], ast.Pass) or (
+        isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and body[0].value.value is ...))
+    if not ok:
+        raise RuntimeError("Only `pass` statement or `...` can be the body of overload declaration: '%s'"
+                           % fn.__qualname__)
+
+
+def _overload(fn):
+    """Declares an overload of a free function (torch.jit._overload): a def whose body is `pass` or `...`
+    and whose annotations give one signature; the implementation (an undecorated def of the same name)
+    follows the declarations. Compiled code calling the function picks the first declaration whose
+    signature matches the arguments."""
+    _check_declaration_body(fn)
+    _fn_overloads.setdefault((fn.__module__, fn.__qualname__), []).append(fn)
+    return fn
+
+
+def _overload_method(fn):
+    """Declares an overload of an nn.Module method (torch._jit_internal._overload_method), as _overload:
+    the method compiles to name__0, name__1, ... and calls choose among them."""
+    _check_declaration_body(fn)
+    _method_overloads.setdefault((fn.__module__, fn.__qualname__), []).append(fn)
+    return fn
+
+
+def function_overloads(fn):
+    """The overload declarations of the free function `fn` (kindling's, then torch's), or None."""
+    decls = list(_fn_overloads.get((fn.__module__, fn.__qualname__), ()))
+    try:
+        from torch import _jit_internal
+        qual = _jit_internal._qualified_name(fn)
+        decls += _jit_internal._overloaded_fns.get(qual, None) or _torch_cleared_fn_overloads.get(qual, [])
+    except (ImportError, AttributeError, RuntimeError):
+        pass
+    return decls or None
+
+
+def method_overloads(fn, cls):
+    """The overload declarations of method `fn` of the nn.Module class `cls` (kindling's, then torch's
+    registry entry of the class that defines `fn`), in declaration order, or None."""
+    decls = list(_method_overloads.get((fn.__module__, fn.__qualname__), ()))
+    try:
+        from torch import _jit_internal
+        by_class = _jit_internal._overloaded_methods.get(_jit_internal._qualified_name(fn))
+    except (ImportError, AttributeError, RuntimeError):
+        by_class = None
+    if by_class:
+        for klass in cls.__mro__:  # the class that defines fn
+            if klass.__dict__.get(fn.__name__) is fn:
+                decls += by_class.get(klass.__name__, [])
+                break
+    return decls or None
+
+
+def _keep_torch_cleared_overloads():
+    """torch.jit.script drops a function's overload declarations from torch's registry once it compiled
+    them (_jit_internal._clear_fn_overloads); keep them, so Kindling compiles the function after torch did."""
+    try:
+        from torch import _jit_internal
+    except ImportError:  # pragma: no cover
+        return
+    clear = getattr(_jit_internal, "_clear_fn_overloads", None)
+    if clear is None or getattr(clear, "_kindling_keeps", False):
+        return
+
+    def _clear_fn_overloads(qual_name):
+        decls = _jit_internal._overloaded_fns.get(qual_name)
+        if decls:
+            _torch_cleared_fn_overloads[qual_name] = list(decls)
+        return clear(qual_name)
+    _clear_fn_overloads._kindling_keeps = True
+    _jit_internal._clear_fn_overloads = _clear_fn_overloads
+
+
+_keep_torch_cleared_overloads()

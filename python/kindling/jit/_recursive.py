@@ -43,42 +43,56 @@ def _methods_to_compile(nn_module):
     return names
 
 
-def _overload_declarations(fn, cls):
-    """The @torch._jit_internal._overload_method declarations of method `fn` of `cls`, in declaration
-    order, or None. (torch keeps them in a registry of its _jit_internal module; reading it compiles
-    nothing.)"""
-    try:
-        from torch import _jit_internal
-    except ImportError:  # pragma: no cover - torch without TorchScript
-        return None
-    registry = getattr(_jit_internal, "_overloaded_methods", {})
-    by_class = registry.get(_jit_internal._qualified_name(fn)) if registry else None
-    if not by_class:
-        return None
-    for klass in cls.__mro__:  # the class that defines fn
-        if klass.__dict__.get(fn.__name__) is fn:
-            return by_class.get(klass.__name__)
-    return None
+def _check_overload_declarations(decls, impl, what):
+    """torch's checks on @_overload / @_overload_method declarations: the implementation must follow them,
+    and each declaration must be annotated (its signature is all it contributes)."""
+    qualname = "%s.%s" % (getattr(impl, "__module__", "?"), getattr(impl, "__qualname__", impl.__name__))
+    if impl in decls:
+        raise _C.CompileError('Implementation for the %s "%s" is missing. Please make sure a definition is provided '
+                              "and defined after all overload declarations." % (what, qualname))
+    for d in decls:
+        sig = inspect.signature(d)
+        params = list(sig.parameters.values())[1 if what == "method" else 0:]
+        if sig.return_annotation is inspect.Signature.empty and \
+                all(p.annotation is inspect.Parameter.empty for p in params):
+            raise _C.CompileError("Must explicitly add type annotations to overloaded functions: %s" % qualname)
 
 
 def _define_method(concrete, fn, name=None, cls=None):
     """Compiles the Python function `fn` as method `name` of concrete.jit_type, its free names resolved
-    through its globals and closure (torch's createResolutionCallbackFromClosure). An overloaded method
-    compiles to name__0, name__1, ... (the implementation's body under each declaration's signature) and
-    calls of `name` choose among them, as torch's ConcreteModuleType overloads."""
+    through its globals and closure (torch's createResolutionCallbackFromClosure). A method declared with
+    @_overload_method compiles to name__0, name__1, ... (the implementation's body under each
+    declaration's signature, defaults from the implementation) and calls of `name` choose the first
+    overload whose schema matches, as torch's ConcreteModuleType overloads (make_stubs_for_overloads)."""
     name = name or fn.__name__
     src, filename, first = _sources.definition_source(fn)
     rcb = _sources.resolution_callback(fn)
     defaults = _sources.default_args(fn)
     unused = _markers.is_unused(fn)
-    decls = _overload_declarations(fn, cls) if cls is not None else None
+    decls = _markers.method_overloads(fn, cls) if cls is not None else None
     if not decls:
         concrete.jit_type.define_method(src, filename, first, rcb, unused, defaults)
         return
-    # Each overload compiles (define_method's `signature`); calls choosing among them need overload
-    # resolution on module method calls, which Kindling's compiler does not have yet.
-    raise _C.CompileError("'%s.%s' is declared with @_overload_method (%d overloads): overloaded module methods "
-                          "are not supported by Kindling yet" % (cls.__name__, name, len(decls)))
+    _check_overload_declarations(decls, fn, "method")
+    names = []
+    for i, decl in enumerate(decls):
+        overload_name = "%s__%d" % (name, i)
+        decl_src, decl_file, decl_line = _sources.definition_source(decl)
+        # the declaration's def renamed: its name is the overload's (torch's _replace_overloaded_method_decl)
+        concrete.jit_type.define_method(src, filename, first, rcb, unused, defaults,
+                                        signature=(_renamed_def(decl_src, overload_name), decl_file, decl_line))
+        names.append(overload_name)
+    concrete.jit_type.add_overloads(name, names)
+
+
+def _renamed_def(def_src, new_name):
+    """The source of one def with its function name replaced by `new_name` (same lines and columns
+    elsewhere, so errors in the signature still point at the declaration)."""
+    out, n = re.subn(r"^(\s*(?:async\s+)?def\s+)([A-Za-z_][A-Za-z_0-9]*)", lambda m: m.group(1) + new_name, def_src,
+                      count=1)
+    if not n:
+        raise _C.CompileError("expected an overload declaration (a def), got:\n" + def_src)
+    return out
 
 
 def _compile_method_on_demand(qualname, name):

@@ -54,6 +54,38 @@ def _compile_function(fn):
     return sf
 
 
+_overload_cache = weakref.WeakKeyDictionary()  # implementation -> [ScriptFunction per declaration]
+
+
+def _compile_overloads(fn, decls):
+    """The overloads of `fn` (torch.jit._script._get_overloads): each declaration's signature compiled with
+    `fn`'s body and defaults as its own function, named as torch names them (the implementation's qualified
+    name, mangled ___torch_mangle_N after the first)."""
+    cached = _overload_cache.get(fn)
+    if cached is not None:
+        return cached
+    from ._recursive import _check_overload_declarations, _renamed_def
+    _check_overload_declarations(decls, fn, "function")
+    text, filename, line = _sources.definition_source(fn)
+    rcb = _sources.resolution_callback(fn)
+    defaults = _sources.default_args(fn)
+    out = []
+    for decl in decls:
+        decl_defaults = _sources.default_args(decl)
+        for name, value in decl_defaults.items():
+            if name not in defaults or defaults[name] != value:
+                raise _C.CompileError(
+                    "Default parameters on overloads do not affect the runtime so they must equal to the default "
+                    "parameter on the implementation function. Found on parameter %s of '%s'" % (name, fn.__name__))
+        decl_text, decl_file, decl_line = _sources.definition_source(decl)
+        qualname = _C._unique_name(_qualified_name(fn))
+        c = _C._compile_function(text, filename, line, qualname, rcb, defaults, _markers.is_unused(fn),
+                                 signature=(_renamed_def(decl_text, fn.__name__), decl_file, decl_line))
+        out.append(ScriptFunction(c, fn))
+    _overload_cache[fn] = out
+    return out
+
+
 def _class_source(cls):
     """Source text for a NamedTuple or Enum class built from the live class (torch reads them live too)."""
     name = cls.__name__
@@ -230,6 +262,9 @@ def _classify(obj):
             return ("ignored", obj.__name__)
         if id(obj) in _in_progress:
             return ("function_name", _in_progress[id(obj)])
+        decls = _markers.function_overloads(obj)
+        if decls:
+            return ("overloads", [f._c for f in _compile_overloads(obj, decls)])
         wrapped = getattr(obj, "_torchdynamo_inline", None)
         return ("function", _compile_function(wrapped if wrapped is not None else obj)._c)
     inline = getattr(obj, "_torchdynamo_inline", None)  # a torch.jit.ScriptFunction: its Python function
@@ -267,5 +302,9 @@ def script(obj, optimize=None, _frame_depth=0, _rcb=None, example_inputs=None):
         fn = getattr(obj, "__func__", obj)
         if _markers.is_ignored(fn) and not _markers.is_unused(fn):
             raise _C.CompileError("'%s' is marked @ignore: it cannot be scripted" % fn.__name__)
+        if _markers.function_overloads(fn):
+            raise _C.CompileError("Function '%s' cannot be directly compiled because it is overloaded. It must be "
+                                  "used in a context of a function where its inputs can determine which overload "
+                                  "to call." % fn.__name__)
         return _compile_function(fn)
     raise TypeError("kindling.jit.script expects a function, a class or an nn.Module, got %s" % type(obj).__name__)

@@ -41,11 +41,20 @@ Value* FunctionEmitter::builtinCallValue(const SourceRange& loc, const std::stri
 
 SugaredValuePtr FunctionEmitter::callFunction(const SourceRange& loc, Function* fn, const std::vector<NamedValue>& args,
                                               const std::vector<NamedValue>& kwargs) {
-  if (ctx_.callGraph && ctx_.currentFunction && ctx_.callGraph->addAndCheckCycle(ctx_.currentFunction, fn))
-    throw CompileError("function '" + fn->name() + "' is called recursively. Recursive calls are not supported", loc);
-  const FunctionSchema& schema = fn->getSchema();
-  auto [idx, matched] = matchSchemas({&schema}, loc, graph_, args, kwargs, std::nullopt, *registry_);
-  (void)idx;
+  return callFunction(loc, std::vector<Function*>{fn}, args, kwargs);
+}
+
+SugaredValuePtr FunctionEmitter::callFunction(const SourceRange& loc, const std::vector<Function*>& fns,
+                                              const std::vector<NamedValue>& args, const std::vector<NamedValue>& kwargs) {
+  // Every candidate is checked for recursion before its schema is read (as torch's FunctionValue::call
+  // defines each overload first): the schema of a function still being emitted is not known yet.
+  for (Function* f : fns)
+    if (ctx_.callGraph && ctx_.currentFunction && ctx_.callGraph->addAndCheckCycle(ctx_.currentFunction, f))
+      throw CompileError("function '" + f->name() + "' is called recursively. Recursive calls are not supported", loc);
+  std::vector<const FunctionSchema*> schemas;
+  for (Function* f : fns) schemas.push_back(&f->getSchema());
+  auto [idx, matched] = matchSchemas(schemas, loc, graph_, args, kwargs, std::nullopt, *registry_);
+  Function* fn = fns[idx];
   Node* c = graph_.insert(prim::Constant, {}, 1);
   c->s_("name", fn->name());  // no source range, as PyTorch's Graph::insertFunctionCall
   c->output()->setType(std::make_shared<FunctionType>(fn));
@@ -60,18 +69,28 @@ SugaredValuePtr FunctionEmitter::callFunction(const SourceRange& loc, Function* 
 
 SugaredValuePtr FunctionEmitter::callMethod(const SourceRange& loc, Value* self, const std::string& name,
                                             const std::vector<NamedValue>& args, const std::vector<NamedValue>& kwargs) {
+  return callMethod(loc, self, std::vector<std::string>{name}, args, kwargs);
+}
+
+SugaredValuePtr FunctionEmitter::callMethod(const SourceRange& loc, Value* self, const std::vector<std::string>& names,
+                                            const std::vector<NamedValue>& args, const std::vector<NamedValue>& kwargs) {
   auto* ct = self->type()->cast<ClassType>();
-  Function* fn = ct ? ct->findMethod(name) : nullptr;
-  if (!fn) throw CompileError("Tried to access nonexistent attribute or method '" + name + "' of type '" +
-                                  self->type()->str() + "'.",
-                              loc);
-  if (ctx_.callGraph && ctx_.currentFunction && ctx_.callGraph->addAndCheckCycle(ctx_.currentFunction, fn))
-    throw CompileError("method '" + name + "' is called recursively. Recursive calls are not supported", loc);
-  const FunctionSchema& schema = fn->getSchema();
+  std::vector<Function*> fns;
+  std::vector<const FunctionSchema*> schemas;
+  for (const std::string& name : names) {
+    Function* fn = ct ? ct->findMethod(name) : nullptr;
+    if (!fn) throw CompileError("Tried to access nonexistent attribute or method '" + name + "' of type '" +
+                                    self->type()->str() + "'.",
+                                loc);
+    if (ctx_.callGraph && ctx_.currentFunction && ctx_.callGraph->addAndCheckCycle(ctx_.currentFunction, fn))
+      throw CompileError("method '" + name + "' is called recursively. Recursive calls are not supported", loc);
+    fns.push_back(fn);
+  }
+  for (Function* f : fns) schemas.push_back(&f->getSchema());
   std::vector<NamedValue> withSelf{NamedValue(loc, self)};
   withSelf.insert(withSelf.end(), args.begin(), args.end());
-  auto [idx, matched] = matchSchemas({&schema}, loc, graph_, withSelf, kwargs, std::nullopt, *registry_);
-  (void)idx;
+  auto [idx, matched] = matchSchemas(schemas, loc, graph_, withSelf, kwargs, std::nullopt, *registry_);
+  const std::string& name = names[idx];
   Node* n = graph_.insert(prim::CallMethod, matched.inputs, matched.returnTypes.size());
   n->s_("name", name);
   n->setSourceRange(loc);

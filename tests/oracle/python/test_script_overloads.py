@@ -1,0 +1,277 @@
+"""Overloaded methods and functions scripted by kindling.jit.script, against torch.jit.script 1.13.
+
+A method declared with @torch._jit_internal._overload_method (or kindling.jit._overload_method) compiles
+to name__0, name__1, ...: each declaration's signature with the implementation's body and defaults; a
+call (`self.m(x)`, or `sub(x)` for an overloaded forward) becomes a call of the first overload whose schema
+matches the arguments. Free functions declared with torch.jit._overload (or kindling.jit._overload)
+compile to one function per declaration, named as torch names them. Each case is scripted by torch.jit
+first, then by Kindling inside kindling_only (torch.jit and torch._C._jit_* raise there); outputs equal
+eager's and torch.jit's, and Kindling's saved archive loaded by torch.jit.load gives the same outputs."""
+from pyapi_helpers import assert_same, kindling_only  # noqa: F401  (first: puts the package on sys.path)
+from typing import List, Optional, Tuple
+
+import pytest
+import torch
+import torch.nn as nn
+
+import kindling.jit
+
+
+# ---------------------------------------------------------------- overloaded methods (torch's decorator)
+
+class Scale(nn.Module):
+    """forward overloaded on the type of its first argument, with an Optional default."""
+
+    def __init__(self):
+        super().__init__()
+        self.k = 3
+
+    @torch._jit_internal._overload_method  # noqa: F811
+    def forward(self, x: torch.Tensor, bias: Optional[torch.Tensor] = None) -> torch.Tensor:
+        pass
+
+    @torch._jit_internal._overload_method  # noqa: F811
+    def forward(self, x: int, bias: Optional[torch.Tensor] = None) -> int:
+        pass
+
+    @torch._jit_internal._overload_method  # noqa: F811
+    def forward(self, x: List[int], bias: Optional[torch.Tensor] = None) -> List[int]:
+        pass
+
+    def forward(self, x, bias: Optional[torch.Tensor] = None):  # noqa: F811
+        if isinstance(x, torch.Tensor):
+            y = x * self.k
+            if bias is not None:
+                y = y + bias
+            return y
+        elif isinstance(x, int):
+            return x * self.k + 1
+        else:
+            return [v * self.k for v in x]
+
+
+class UsesScale(nn.Module):
+    """Calls each overload of a submodule's forward, positional and keyword."""
+
+    def __init__(self):
+        super().__init__()
+        self.s = Scale()
+
+    def forward(self, t: torch.Tensor, n: int):
+        a = self.s(t)
+        b = self.s(t, t + 1)
+        c = self.s(n)
+        d = self.s.forward([n, n + 1], bias=None)
+        return a + b, c, d
+
+
+class Helper(nn.Module):
+    """An overloaded helper method compiled when forward first calls it (not forward itself)."""
+
+    @kindling.jit._overload_method  # noqa: F811
+    @torch._jit_internal._overload_method
+    def pick(self, x: torch.Tensor) -> torch.Tensor:
+        ...
+
+    @kindling.jit._overload_method  # noqa: F811
+    @torch._jit_internal._overload_method
+    def pick(self, x: Tuple[torch.Tensor, torch.Tensor]) -> torch.Tensor:
+        ...
+
+    def pick(self, x):  # noqa: F811
+        if isinstance(x, torch.Tensor):
+            return x.sum(0)
+        else:
+            return x[0] - x[1]
+
+    def forward(self, x):
+        return self.pick(x) + self.pick((x, x * 2)) + 1
+
+
+class Conversion(nn.Module):
+    """An exact match wins over one needing an implicit conversion (int -> float), wherever it is declared."""
+
+    @torch._jit_internal._overload_method  # noqa: F811
+    def f(self, x: float) -> str:
+        pass
+
+    @torch._jit_internal._overload_method  # noqa: F811
+    def f(self, x: int) -> str:
+        pass
+
+    def f(self, x):  # noqa: F811
+        if isinstance(x, float):
+            return "float"
+        else:
+            return "int"
+
+    def forward(self, a: int, b: float) -> List[str]:
+        return [self.f(a), self.f(b), self.f(2), self.f(2.5)]
+
+
+# ---------------------------------------------------------------- overloaded free functions
+
+@torch.jit._overload
+def double(x: int) -> int:
+    ...
+
+
+@torch.jit._overload
+def double(x: torch.Tensor) -> torch.Tensor:  # noqa: F811
+    ...
+
+
+@torch.jit._overload
+def double(x: str) -> str:  # noqa: F811
+    ...
+
+
+def double(x):  # noqa: F811
+    if isinstance(x, str):
+        return x + x
+    return x * 2
+
+
+@kindling.jit._overload
+@torch.jit._overload
+def clip(x: torch.Tensor, hi: float = 1.0) -> torch.Tensor:
+    ...
+
+
+@kindling.jit._overload  # noqa: F811
+@torch.jit._overload
+def clip(x: float, hi: float = 1.0) -> float:
+    ...
+
+
+def clip(x, hi: float = 1.0):  # noqa: F811
+    if isinstance(x, torch.Tensor):
+        return x.clamp(max=hi)
+    return min(x, hi)
+
+
+def uses_overloaded_functions(t: torch.Tensor, n: int, s: str):
+    return double(t), double(n), double(s), clip(t), clip(2.5, 2.0), clip(t, hi=0.5)
+
+
+class UsesFunctions(nn.Module):
+    def forward(self, t: torch.Tensor, n: int):
+        return double(t) + clip(t * 3), double(n)
+
+
+CASES = {
+    "submodule_forward_overloads": (UsesScale, lambda: (torch.randn(2, 3), 4)),
+    "helper_method_overloads": (Helper, lambda: (torch.randn(3, 2),)),
+    "exact_match_first": (Conversion, lambda: (3, 1.5)),
+    "function_overloads_in_method": (UsesFunctions, lambda: (torch.randn(4), 5)),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_overloaded_module_matches_torch(case, kindling_only, tmp_path):
+    make, inputs = CASES[case]
+    model = make()
+    args = inputs()
+    expected = model(*args)
+    theirs = torch.jit.script(model)(*args)
+    with kindling_only():
+        ours = kindling.jit.script(model)
+        out = ours(*args)
+        path = tmp_path / "m.pt"
+        ours.save(str(path))
+    assert_same(out, expected)
+    assert_same(out, theirs)
+    assert_same(torch.jit.load(str(path))(*args), expected)
+
+
+def test_overloaded_forward_has_one_method_per_overload(kindling_only, tmp_path):
+    """As torch: a module whose forward is overloaded has forward__0, forward__1, ... and no forward; each
+    runs as the overload it is, also after torch.jit.load of Kindling's archive."""
+    model = Scale()
+    theirs = torch.jit.script(model)
+    with kindling_only():
+        ours = kindling.jit.script(model)
+        t = torch.randn(3)
+        assert_same(ours.forward__0(t, None), t * 3)
+        assert ours.forward__1(4, None) == 13
+        assert ours.forward__2([1, 2], None) == [3, 6]
+        path = tmp_path / "scale.pt"
+        ours.save(str(path))
+    loaded = torch.jit.load(str(path))
+    assert sorted(n for n in loaded._c._method_names() if n.startswith("forward")) == \
+        sorted(n for n in theirs._c._method_names() if n.startswith("forward")) == ["forward__0", "forward__1", "forward__2"]
+    assert "forward" not in loaded._c._method_names()
+    assert_same(loaded.forward__0(t, t), theirs.forward__0(t, t))
+    assert loaded.forward__1(4, None) == theirs.forward__1(4, None) == 13
+
+
+def test_overloaded_function_matches_torch(kindling_only, tmp_path):
+    args = (torch.randn(3), 7, "ab")
+    expected = uses_overloaded_functions(*args)
+    theirs = torch.jit.script(uses_overloaded_functions)
+    assert_same(theirs(*args), expected)
+    with kindling_only():
+        ours = kindling.jit.script(uses_overloaded_functions)
+        assert_same(ours(*args), expected)
+        path = tmp_path / "f.pt"
+        ours.save(str(path))
+        code = ours.code
+    assert_same(torch.jit.load(str(path))(*args), expected)
+    # one function per overload, named as torch names them (the later ones mangled)
+    assert ".double" in code and ".clip" in code and "___torch_mangle_" in code
+
+
+def test_no_overload_matches_lists_every_overload(kindling_only):
+    class Bad(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.s = Scale()
+
+        def forward(self, x: str):
+            return self.s(x)
+
+    with pytest.raises(RuntimeError, match="Arguments for call are not valid"):
+        torch.jit.script(Bad())
+    with kindling_only():
+        with pytest.raises(kindling.jit.CompileError) as e:
+            kindling.jit.script(Bad())
+    msg = str(e.value)
+    assert "forward__0" in msg and "forward__1" in msg and "forward__2" in msg and "HERE" in msg
+    assert "test_script_overloads.py" in msg
+
+
+def test_overloaded_function_cannot_be_scripted_directly(kindling_only):
+    with pytest.raises(RuntimeError, match="overloaded"):
+        torch.jit.script(double)
+    with kindling_only():
+        with pytest.raises(kindling.jit.CompileError, match="cannot be directly compiled because it is overloaded"):
+            kindling.jit.script(double)
+
+
+def test_overload_declarations_need_annotations_and_an_implementation(kindling_only):
+    @kindling.jit._overload
+    def no_types(x):
+        ...
+
+    def no_types(x):  # noqa: F811
+        return x
+
+    def calls_no_types(x: int):
+        return no_types(x)
+
+    @kindling.jit._overload
+    def no_impl(x: int) -> int:
+        ...
+
+    def calls_no_impl(x: int):
+        return no_impl(x)
+
+    with kindling_only():
+        with pytest.raises(kindling.jit.CompileError, match="Must explicitly add type annotations"):
+            kindling.jit.script(calls_no_types)
+        with pytest.raises(kindling.jit.CompileError, match="Implementation for the function .* is missing"):
+            kindling.jit.script(calls_no_impl)
+    with pytest.raises(RuntimeError, match="`pass` statement or `...`"):
+        @kindling.jit._overload
+        def has_body(x: int) -> int:
+            return x

@@ -676,6 +676,19 @@ SugaredValuePtr ConstantValue::attr(const SourceRange& loc, FunctionEmitter& m, 
   return SimpleValue(asValue(loc, m)).attr(loc, m, field);
 }
 
+std::vector<SugaredValuePtr> ConstantValue::asTuple(const SourceRange& loc, FunctionEmitter& m,
+                                                    std::optional<size_t> sizeHint) {
+  if (!value.isTuple()) return SimpleValue(asValue(loc, m)).asTuple(loc, m, sizeHint);
+  std::vector<SugaredValuePtr> out;
+  for (const IValue& e : value.toTupleRef().elements) out.push_back(std::make_shared<ConstantValue>(e));
+  return out;
+}
+
+std::optional<int64_t> ConstantValue::staticLen() const {
+  if (!value.isTuple()) return std::nullopt;
+  return static_cast<int64_t>(value.toTupleRef().elements.size());
+}
+
 Value* NoneValue::asValue(const SourceRange& loc, FunctionEmitter& m) { return m.insertConstant(IValue(), loc); }
 
 SugaredValuePtr ConstantTableValue::attr(const SourceRange& loc, FunctionEmitter& m, const std::string& field) {

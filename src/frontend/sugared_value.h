@@ -210,12 +210,19 @@ struct NoneValue : SugaredValue {
   Value* asValue(const SourceRange& loc, FunctionEmitter& m) override;
 };
 
-/// A module-level constant of a user program (`K = 3` at the top level): a prim::Constant where used.
+/// A module-level constant of a user program (`K = 3` at the top level, or a Python global): a
+/// prim::Constant where used. A tuple constant unpacks, indexes and iterates (unrolled) element by
+/// element as a tuple value does; torch 1.13 rejects iterating a Python global tuple ("python value of
+/// type 'tuple' cannot be used as an iterable"), Kindling follows Python.
 struct ConstantValue : SugaredValue {
   explicit ConstantValue(IValue v) : value(std::move(v)) {}
   std::string kind() const override { return "constant"; }
   Value* asValue(const SourceRange& loc, FunctionEmitter& m) override;
   SugaredValuePtr attr(const SourceRange& loc, FunctionEmitter& m, const std::string& field) override;
+  std::vector<SugaredValuePtr> asTuple(const SourceRange& loc, FunctionEmitter& m,
+                                       std::optional<size_t> sizeHint) override;
+  bool shouldUnroll() const override { return value.isTuple(); }
+  std::optional<int64_t> staticLen() const override;
   IValue value;
 };
 

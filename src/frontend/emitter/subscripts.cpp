@@ -43,7 +43,7 @@ SugaredValuePtr FunctionEmitter::emitSubscript(const SubscriptExpr& s, const Typ
     if (i < 0 || i >= n) throw CompileError("Index " + std::to_string(c->toInt()) + " out of range of length " + std::to_string(n), loc);
     return moduleContainerElement(loc, *this, sv->value, slots[static_cast<size_t>(i)]);
   }
-  if (!dynamic_cast<SimpleValue*>(base.get()) && base->shouldUnroll()) {
+  if (!dynamic_cast<SimpleValue*>(base.get()) && !dynamic_cast<ConstantValue*>(base.get()) && base->shouldUnroll()) {
     // index into a sugared tuple (module list) with a constant
     if (s.subscripts.size() != 1) throw CompileError("Expected exactly one index", loc);
     Value* idx = emitExpr(s.subscripts[0]);

@@ -29,6 +29,9 @@ KINDLING_TEST_PACKAGES="libgtest-dev libgmock-dev python3-torch python3-torchvis
 #   with dpkg-shlibdeps (scripts/deb-check.sh); time: /usr/bin/time measures kindling's CPU time and peak RSS
 #   in tests/oracle/test_growth.py.
 
+# scripts/run-fuzz.sh: the libFuzzer build (clang with its libFuzzer and sanitizer runtimes).
+KINDLING_FUZZ_PACKAGES="clang libclang-rt-14-dev"
+
 # bench/: libtorch as the anchor, with OpenBLAS's OpenMP build (the reference BLAS is up to 9x slower);
 # Node.js runs ONNX Runtime (npm's onnxruntime-node, installed by scripts/run-bench.sh into build/bench-node);
 # python3-numpy compares ORT's outputs with PyTorch's.

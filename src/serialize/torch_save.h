@@ -12,12 +12,16 @@
 #include <string>
 
 #include "core/ivalue.h"
+#include "tensor/tensor.h"
 
 namespace kindling {
 
 /// Reads a file written by torch.save(value). Throws LoadError for a missing/malformed file or a value
 /// outside the unpickler's allow-list (see unpickler.h).
 IValue loadTorchSave(const std::string& path);
+/// The same from a file held in memory (`bytes`, kept alive by the tensors that map it); `name` stands for
+/// the file in messages.
+IValue loadTorchSave(Storage bytes, const std::string& name);
 
 /// Writes `value` (tensors, ints, floats, bools, strings, None, devices, tuples, lists, dicts of these) so
 /// that torch.load(path) returns the same value. Root folder "archive". Throws Error for values torch.save

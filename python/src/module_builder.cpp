@@ -238,6 +238,14 @@ void initModuleBuilderBindings(py::module_& m) {
            "Declares method `name` overloaded (torch's ConcreteModuleType add_overload): calls of `name` on "
            "objects of this class choose the first of the methods `overloads` (already defined) whose schema "
            "matches the arguments.")
+      .def("add_function_attribute",
+           [](ModuleTypeHandle& h, const std::string& name, py::object fn) {
+             checkNewAttribute(h, name);
+             registerModuleFunctionAttribute(*h.type, name, std::move(fn));
+           },
+           py::arg("name"), py::arg("fn"),
+           "Declares `name` a function attribute (torch's add_function_attribute / add_builtin_function): "
+           "`self.name` in compiled code is the Python function or torch builtin `fn`, compiled on first use.")
       .def("emit_methods",
            [](ModuleTypeHandle& h) {
              for (Function* f : h.type->methods())

@@ -169,6 +169,34 @@ bool isCompileError(py::error_already_set& e) {
 
 }  // namespace
 
+// Function attributes of module classes built from Python: class qualified name -> name -> function
+// (references kept for the process, as the classes are).
+std::unordered_map<std::string, std::unordered_map<std::string, py::object>>& moduleFunctionAttributes() {
+  static auto* table = new std::unordered_map<std::string, std::unordered_map<std::string, py::object>>();
+  return *table;
+}
+
+void registerModuleFunctionAttribute(const ClassType& cls, const std::string& name, py::object fn) {
+  moduleFunctionAttributes()[cls.qualName()][name] = std::move(fn);
+}
+
+SugaredValuePtr PythonResolver::resolveModuleAttribute(const ClassType& cls, const std::string& name, const SourceRange& loc) {
+  py::gil_scoped_acquire gil;
+  auto& table = moduleFunctionAttributes();
+  auto c = table.find(cls.qualName());
+  if (c == table.end()) return nullptr;
+  auto f = c->second.find(name);
+  if (f == c->second.end()) return nullptr;
+  SugaredValuePtr v = objectToSugared(f->second, name, loc);
+  if (!v) {
+    // the emitter's own builtins under the function's name (a Python builtin such as `len`)
+    throw CompileError("the function held by attribute '" + name + "' of '" + cls.name() +
+                           "' cannot be called from TorchScript code",
+                       loc);
+  }
+  return v;
+}
+
 void registerMethodOverloads(const ClassType& cls, const std::string& name, std::vector<std::string> overloadNames) {
   if (overloadNames.empty())
     throw py::value_error("method '" + name + "' of '" + cls.qualName() + "' declared overloaded without overloads");
@@ -300,6 +328,10 @@ SugaredValuePtr PythonResolver::objectToSugared(py::handle obj, const std::strin
   if (tag == "ignored") return std::make_shared<IgnoredFunctionValue>(t[1].cast<std::string>());
   if (tag == "error") throw CompileError(t[1].cast<std::string>(), loc);
   if (tag == "annotation") throw CompileError("'" + name + "' is a type, not a value", loc);
+  if (tag == "module_class")
+    throw CompileError("'" + name + "' is an nn.Module subclass: compiled code can use it in isinstance() only; "
+                       "create the module in Python and make it an attribute of the scripted module",
+                       loc);
   throw CompileError("internal error: unknown classification '" + tag + "' of '" + name + "'", loc);
 }
 
@@ -319,6 +351,16 @@ TypePtr PythonResolver::objectToType(py::handle obj, const std::string& name, co
   py::tuple t = c.cast<py::tuple>();
   std::string tag = t[0].cast<std::string>();
   if (tag == "type") return cu_->findType(t[1].cast<std::string>());
+  if (tag == "module_class") {
+    // the module classes made from subclasses: one is the type, several a Union of them; none a module
+    // class of the Python class's name that no value has
+    std::vector<TypePtr> types;
+    for (py::handle q : t[1])
+      if (TypePtr ty = cu_->findType(q.cast<std::string>())) types.push_back(ty);
+    if (types.empty()) return ClassType::create(t[2].cast<std::string>(), /*isModule=*/true);
+    if (types.size() == 1) return types[0];
+    return UnionType::create(types);
+  }
   if (tag == "annotation") {
     std::string text = t[1].cast<std::string>();
     auto src = std::make_shared<Source>(text, loc.valid() ? loc.source->filename : "");

@@ -16,6 +16,9 @@
 //                                whose schema matches
 //   ("type", qualname)           a class / NamedTuple / Enum type of the Python compilation unit
 //   ("annotation", "List[int]")  a typing alias (resolveType only): parsed as an annotation
+//   ("module_class", [qualname, ...], own_qualname)  an nn.Module subclass (isinstance only): the module
+//                                classes built from it and its subclasses (a Union of several); none: an
+//                                unregistered module class named own_qualname, which no value has
 //   ("module", "torch", m)       a namespace the frontend knows: torch, math, torch.nn.functional, ...
 //                                (m, the Python module, resolves what the frontend does not: submodules
 //                                such as torch.overrides, special forms)
@@ -62,6 +65,9 @@ class PythonResolver : public Resolver, public std::enable_shared_from_this<Pyth
   /// name) -> bool`) compiles it from the Python class into `cls`. Python exceptions become CompileErrors
   /// at the use ("'helper' is being compiled since it was called from 'forward'").
   Function* resolveMethod(const ClassType& cls, const std::string& name, const SourceRange& loc) override;
+  /// A function attribute registered for `cls.name` with registerModuleFunctionAttribute, classified as
+  /// any Python object the code names (compiled on first use).
+  SugaredValuePtr resolveModuleAttribute(const ClassType& cls, const std::string& name, const SourceRange& loc) override;
   /// The overloads registered for `cls.name` with registerMethodOverloads (no Python call).
   std::vector<std::string> resolveMethodOverloads(const ClassType& cls, const std::string& name,
                                                   const SourceRange& loc) override;
@@ -90,6 +96,12 @@ class PythonResolver : public Resolver, public std::enable_shared_from_this<Pyth
 /// `overloadNames` of the class (in that order; Resolver::resolveMethodOverloads). Replaces an earlier
 /// declaration. Throws py::value_error when `overloadNames` is empty.
 void registerMethodOverloads(const ClassType& cls, const std::string& name, std::vector<std::string> overloadNames);
+
+/// Declares `name` a function attribute of the module class `cls`: `self.name` in compiled code denotes
+/// the Python function (or torch builtin) `fn` (torch's ConcreteModuleType add_function_attribute /
+/// add_builtin_function); it is no slot of the class and archives never see it (their code calls the
+/// function itself). Replaces an earlier declaration. Call with the GIL held.
+void registerModuleFunctionAttribute(const ClassType& cls, const std::string& name, py::object fn);
 
 /// Registers the on-demand method compiler (see PythonResolver::resolveMethod).
 void setMethodCompiler(py::object compiler);

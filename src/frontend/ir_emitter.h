@@ -82,6 +82,13 @@ class Resolver {
                                                           const SourceRange& loc) {
     return {};
   }
+  /// A compile-time attribute of the module class `cls` that is not one of its slots: a function the
+  /// Python module holds as an attribute (`self.activation = F.relu`; torch's ConcreteModuleType function
+  /// attributes and builtin functions), resolved as the function itself, or nullptr. Called only for
+  /// names that are neither slots, constants nor overloaded methods of `cls`.
+  virtual SugaredValuePtr resolveModuleAttribute(const ClassType& cls, const std::string& name, const SourceRange& loc) {
+    return nullptr;
+  }
   /// `CONSTANTS.c<N>` of an archive, or nullopt.
   virtual std::optional<IValue> resolveConstant(const std::string& name, const SourceRange& loc) { return std::nullopt; }
 };

@@ -270,9 +270,12 @@ SugaredValuePtr SimpleValue::attr(const SourceRange& loc, FunctionEmitter& m, co
     if (const ClassType::Property* p = ct->findProperty(field)) return m.callMethod(loc, value, p->getter, {}, {});
     const auto& r = m.context().resolver;
     // overloads first, as torch's ModuleValue::attr
-    if (r)
+    if (r) {
       if (auto names = r->resolveMethodOverloads(*ct, field, loc); !names.empty())
         return std::make_shared<MethodValue>(value, field, std::move(names));
+      if (ct->isModule())
+        if (SugaredValuePtr f = r->resolveModuleAttribute(*ct, field, loc)) return f;
+    }
     if (ct->findMethod(field)) return std::make_shared<MethodValue>(value, field);
     if (r) {
       if (r->resolveMethod(*ct, field, loc)) return std::make_shared<MethodValue>(value, field);

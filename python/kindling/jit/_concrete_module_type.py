@@ -3,7 +3,8 @@ infer_concrete_type_builder and ConcreteTypeStore), on Kindling's module builder
 
 A concrete type records, in torch's order, the module's parameters, buffers, other attributes (typed from
 class annotations, an Attribute marker or their values), constants (__constants__ and Final annotations)
-and submodules (their own concrete types). Two modules of the same Python class with equal concrete types
+and submodules (their own concrete types); functions the module holds as attributes (`self.act = F.relu`,
+a torch builtin) are function attributes: no slot, `self.act(x)` calls the function. Two modules of the same Python class with equal concrete types
 share one TorchScript class; each new one gets a new class (mangled name).
 """
 import inspect
@@ -92,6 +93,7 @@ class ConcreteModuleType:
         self.kinds = {}
         self.constants = []    # (name, value)
         self.modules = []      # (name, ConcreteModuleType)
+        self.function_attributes = []  # (name, Python function or torch builtin): no slot, called directly
         self.failed_attributes = {}
         self.container = "none"
         self.jit_type = None
@@ -100,7 +102,8 @@ class ConcreteModuleType:
     def key(self):
         return (self.py_class, self.container, tuple(self.attributes), tuple(sorted(self.kinds.items())),
                 tuple((n, repr(v)) for n, v in self.constants),
-                tuple((n, id(m.jit_type)) for n, m in self.modules))
+                tuple((n, id(m.jit_type)) for n, m in self.modules),
+                tuple((n, id(f)) for n, f in self.function_attributes))
 
     def build(self):
         t = _C.create_module_type(_qualified_name(self.py_class))
@@ -113,6 +116,8 @@ class ConcreteModuleType:
             t.add_constant(name, value)
         for name, sub in self.modules:
             t.add_module(name, sub.jit_type)
+        for name, fn in self.function_attributes:
+            t.add_function_attribute(name, fn)
         self.jit_type = t
 
 
@@ -177,8 +182,14 @@ def _build_concrete(nn_module):
     for name, value in nn_module.__dict__.items():
         if name in _IGNORED_ATTRIBUTES or name.startswith("__") or name in ignored or name in added:
             continue
-        if inspect.isfunction(value) or inspect.ismethod(value) or inspect.isbuiltin(value):
-            c.failed_attributes[name] = "(functions held as attributes are not supported by Kindling yet)"
+        if inspect.isfunction(value) or inspect.isbuiltin(value):
+            # torch's function attributes / builtin functions: `self.name(...)` calls the function itself
+            c.function_attributes.append((name, value))
+            added.add(name)
+            continue
+        if inspect.ismethod(value):
+            c.failed_attributes[name] = ("(This attribute exists on the Python module, but it holds a bound method, "
+                                         "which cannot be converted to a TorchScript value)")
             continue
         if _markers.is_attribute_marker(value):
             ann, why, inferred = _infer(name, value, annotations)

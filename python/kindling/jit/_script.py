@@ -218,6 +218,20 @@ def _builtin_operator(obj):
     return None
 
 
+def _module_class(cls):
+    """An nn.Module subclass named in compiled code (`isinstance(self.layer, nn.TransformerEncoderLayer)`):
+    the module classes built so far from Python subclasses of `cls` (type sharing and mangling give one
+    Python class several), so isinstance answers as Python's does; the class's own qualified name when
+    none exists (isinstance is then False). torch.jit 1.13 instead finds only the unmangled class of that
+    exact name and rejects a class it never scripted ("Unknown type name")."""
+    from ._concrete_module_type import _qualified_name as module_qualified_name, type_store
+    names = []
+    for py_class, concretes in type_store.types.items():
+        if isinstance(py_class, type) and issubclass(py_class, cls):
+            names.extend(c.jit_type.qualified_name for c in concretes if c.jit_type is not None)
+    return ("module_class", names, module_qualified_name(cls))
+
+
 def _classify(obj):
     """What a Python object is to the compiler (the tuple forms are listed in python_resolver.h)."""
     if _is_constant(obj):
@@ -242,6 +256,8 @@ def _classify(obj):
             return ("annotation", "Tensor")
         if obj is torch.device:
             return ("annotation", "Device")
+        if issubclass(obj, torch.nn.Module):
+            return _module_class(obj)
         return ("type", _compile_class(obj))
     if getattr(obj, "__module__", None) == "typing" or getattr(obj, "__origin__", None) is not None:
         try:

@@ -196,12 +196,6 @@ NOT_YET = {
     "Bilinear": "aten::bilinear is not a Kindling operator",
     "MultiheadAttentionBatchFirst": "need_weights=False: the attention weights come back as a (0,)-shaped tensor, not None",
     "MultiheadAttentionMasked": "multi_head_attention_forward with kdim/vdim and a mask differs",
-    "TransformerEncoderLayer": "the layer's forward (fast-path checks) does not compile yet",
-    "TransformerEncoderLayerNormFirst": "as TransformerEncoderLayer",
-    "TransformerEncoder": "as TransformerEncoderLayer",
-    "TransformerDecoderLayer": "as TransformerEncoderLayer",
-    "Transformer": "as TransformerEncoderLayer",
-    "TransformerDropout": "as TransformerEncoderLayer",
 }
 
 

@@ -3,6 +3,7 @@
 #include "tensor/tensor.h"
 #include "tensor/tensor_print.h"
 
+#include <cpuid.h>
 #include <immintrin.h>
 #include <omp.h>
 
@@ -285,8 +286,18 @@ __attribute__((target("avx,f16c"))) void halfToFloatF16C(const Half* s, float* d
     _mm256_storeu_ps(d + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i))));
   for (; i < n; ++i) d[i] = static_cast<float>(s[i]);
 }
+// CPUID leaf 1: AVX (ECX bit 28) and F16C (bit 29), with the OS saving YMM state (OSXSAVE, bit 27, and
+// XCR0 bits 1-2). Read directly: clang's __builtin_cpu_supports knows no "f16c".
 bool hasF16C() {
-  static const bool ok = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+  static const bool ok = [] {
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    if (!__get_cpuid(1, &a, &b, &c, &d)) return false;
+    const unsigned need = (1u << 27) | (1u << 28) | (1u << 29);
+    if ((c & need) != need) return false;
+    unsigned lo = 0, hi = 0;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    return (lo & 6u) == 6u;
+  }();
   return ok;
 }
 

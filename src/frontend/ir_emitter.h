@@ -182,6 +182,11 @@ class FunctionEmitter {
   /// As callFunction, choosing among the overloads `fns` of one function (matchSchemas order).
   SugaredValuePtr callFunction(const SourceRange& loc, const std::vector<Function*>& fns,
                                const std::vector<NamedValue>& args, const std::vector<NamedValue>& kwargs);
+  /// torch._assert(condition, message), torch's builtin function `_assert` (overloads (bool, str) and
+  /// (Tensor, str); a Tensor condition is tested as bool(condition)): `if condition: pass else: raise
+  /// AssertionError(message)`. Both arguments are values already computed, as in torch's inlined call.
+  /// Throws CompileError naming the argument whose type is wrong.
+  void emitAssertCall(const SourceRange& loc, Value* condition, Value* message);
   /// Wraps node outputs: 0 → NoneValue, 1 → SimpleValue, n → SimpleValue of a prim::TupleConstruct.
   SugaredValuePtr packOutputs(const std::vector<Value*>& outs, const SourceRange& loc);
   Value* createTuple(const std::vector<Value*>& elems, const SourceRange& loc);

@@ -515,6 +515,28 @@ SugaredValuePtr BuiltinModule::attr(const SourceRange& loc, FunctionEmitter& m, 
         {"strided", 0}, {"sparse_coo", 1}, {"_mkldnn", 2}};
     for (auto& [n, v] : enums)
       if (field == n) return simple(m.insertConstant(IValue(v), loc));
+    if (field == "_assert")  // torch's builtin function _assert(condition, message), not an operator
+      return std::make_shared<LambdaCallValue>("torch._assert", [](const SourceRange& l, FunctionEmitter& em,
+                                                                   const std::vector<NamedValue>& args,
+                                                                   const std::vector<NamedValue>& kwargs) {
+        Value* bound[2] = {nullptr, nullptr};
+        static const char* names[2] = {"condition", "message"};
+        if (args.size() > 2)
+          throw CompileError("torch._assert takes 2 arguments (condition, message) but " +
+                             std::to_string(args.size()) + " were given", l);
+        for (size_t i = 0; i < args.size(); ++i) bound[i] = args[i].value;
+        for (const auto& kw : kwargs) {
+          size_t i = kw.name == names[0] ? 0 : kw.name == names[1] ? 1 : 2;
+          if (i == 2) throw CompileError("torch._assert got an unexpected keyword argument '" + kw.name + "'", kw.loc);
+          if (bound[i]) throw CompileError("torch._assert got multiple values for argument '" + kw.name + "'", kw.loc);
+          bound[i] = kw.value;
+        }
+        for (size_t i = 0; i < 2; ++i)
+          if (!bound[i])
+            throw CompileError(std::string("torch._assert is missing argument '") + names[i] + "'", l);
+        em.emitAssertCall(l, bound[0], bound[1]);
+        return std::make_shared<NoneValue>();
+      });
     if (field == "functional") return std::make_shared<BuiltinModule>("torch.functional");
     if (field == "_VF") return std::make_shared<BuiltinModule>("torch._VF");
     if (isTorchFunctionalName(field) && !m.context().archiveMode) return resolveTorchFunctional(field);

@@ -94,4 +94,56 @@ void FunctionEmitter::emitAssert(const AssertStmt& s) {
       loc);
 }
 
+void FunctionEmitter::emitAssertCall(const SourceRange& loc, Value* condition, Value* message) {
+  // torch's overload-mismatch report for its two _assert schemas
+  auto mismatch = [&](const char* arg, Value* v, bool both) {
+    std::string found = v->type()->annotationStr();
+    std::string msg = "Arguments for call are not valid.\nThe following variants are available:\n";
+    for (const char* t : {"bool", "Tensor"}) {
+      std::string expected = both ? t : "str";
+      msg += std::string("  \n  _assert(") + t + " condition, str message) -> NoneType:\n  Expected a value of type '" +
+             expected + "' for argument '" + arg + "' but instead found type '" + found + "'.\n";
+    }
+    return CompileError(msg + "\nThe original call is", loc);
+  };
+  TypeKind ck = condition->type()->kind();
+  if (ck == TypeKind::Tensor) {
+    condition = builtinCallValue(loc, "aten::Bool", {NamedValue(loc, condition)});
+  } else if (ck != TypeKind::Bool) {
+    throw mismatch("condition", condition, true);
+  }
+  if (message->type()->kind() != TypeKind::Str) throw mismatch("message", message, false);
+  auto raiseWith = [&]() {
+    Value* msg;
+    if (auto c = message->constantValue(); c && c->isString()) {
+      msg = insertConstant(IValue("AssertionError: " + c->toStringRef()), loc);
+    } else {
+      Value* prefix = insertConstant(IValue(std::string("AssertionError: ")), loc);
+      msg = builtinCallValue(loc, "aten::add", {NamedValue(loc, prefix), NamedValue(loc, message)});
+    }
+    if (isBuiltinOperator("prim::RaiseException", *registry_)) {
+      builtinCall(loc, "prim::RaiseException", {NamedValue(loc, msg)});
+    } else {
+      Node* n = graph_.insert(prim::RaiseException, {msg}, 0);
+      n->setSourceRange(loc);
+    }
+  };
+  CondValue c;
+  c.value = condition;
+  if (auto k = condition->constantValue(); k && k->isBool()) c.staticValue = k->toBool();
+  if (c.staticValue) {
+    if (!*c.staticValue) raiseWith();
+    return;
+  }
+  emitIfBranches(
+      c, []() { return BlockExit(); },
+      [&]() {
+        raiseWith();
+        BlockExit ex;
+        ex.exits = true;
+        return ex;
+      },
+      loc);
+}
+
 }  // namespace kindling

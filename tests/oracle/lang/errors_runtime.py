@@ -183,3 +183,18 @@ def raise_in_while_loop(n: int) -> int:
             raise RuntimeError("stopped at 5")
         i += 1
     return i
+
+
+# torch._assert: torch's builtin function (bool and Tensor conditions), not an operator
+# case-raises: (1,)
+# case: (5,)
+def torch_assert_bool(n: int) -> int:
+    torch._assert(n > 2, "n must be > 2")
+    return n * 3
+
+
+# case-raises: (torch.tensor([-1.0, 0.5]), 3)
+# case: (torch.tensor([1.0, 2.0]), 3)
+def torch_assert_tensor_keywords(x: torch.Tensor, k: int) -> torch.Tensor:
+    torch._assert(message=f"sum must be positive at {k}", condition=x.sum() > 0)
+    return x * k

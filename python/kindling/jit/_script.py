@@ -212,9 +212,12 @@ def _special_form(obj):
 
 def _builtin_operator(obj):
     """The operator torch's builtin table maps a Python function to (torch/jit/_builtins.py), or None."""
+    import collections
     import warnings
     if obj is warnings.warn:
         return "aten::warn"
+    if obj is collections.OrderedDict:  # torch's table maps it to dict(): TorchScript dicts keep insertion order
+        return "aten::dict"
     return None
 
 

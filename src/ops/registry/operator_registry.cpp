@@ -45,6 +45,7 @@ __attribute__((weak)) void registerLossOps(OperatorRegistry& r);       // loss.c
 __attribute__((weak)) void registerBroadcastOps(OperatorRegistry& r);  // broadcast.cpp
 __attribute__((weak)) void registerNormVariantOps(OperatorRegistry& r);  // norm_variants.cpp
 __attribute__((weak)) void registerTensordotOps(OperatorRegistry& r);    // tensordot.cpp
+__attribute__((weak)) void registerBilinearOps(OperatorRegistry& r);     // bilinear.cpp
 __attribute__((weak)) void registerCdistOps(OperatorRegistry& r);        // cdist.cpp
 __attribute__((weak)) void registerUniqueDimOps(OperatorRegistry& r);    // unique_dim.cpp
 __attribute__((weak)) void registerGridSampleOps(OperatorRegistry& r);   // grid_sample.cpp
@@ -82,7 +83,7 @@ OperatorRegistry* buildGlobal() {
       registerFutureOps,      registerOutOps,        registerShapeExtraOps, registerIndexExtraOps,
       registerTrapezoidOps,   registerAddmvAddrOps,   registerCovarianceOps,
       registerLossOps,        registerBroadcastOps,
-      registerNormVariantOps, registerTensordotOps,   registerCdistOps,     registerUniqueDimOps,
+      registerNormVariantOps, registerTensordotOps,   registerBilinearOps,  registerCdistOps,     registerUniqueDimOps,
       registerGridSampleOps,  registerIm2colOps,      registerMarginLossOps, registerCtcLossOps,
       registerLossCompositeOps,
       registerMathExtraOps,   registerReduceExtraOps, registerRandomOps,

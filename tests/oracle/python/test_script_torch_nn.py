@@ -193,8 +193,6 @@ MODULES = {
 # Modules Kindling does not script yet, with the reason seen (strict: a fix makes the test fail until the
 # entry is removed).
 NOT_YET = {
-    "Bilinear": "aten::bilinear is not a Kindling operator",
-    "MultiheadAttentionBatchFirst": "need_weights=False: the attention weights come back as a (0,)-shaped tensor, not None",
     "MultiheadAttentionMasked": "multi_head_attention_forward with kdim/vdim and a mask differs",
 }
 

@@ -6,7 +6,7 @@
 //       q/k/v projections (one matrix product when q, k, v are the same tensor), q scaled by 1/sqrt(head_dim),
 //       softmax(q k^T) with a boolean mask (True = masked; mask_type 0: (T, S) attention mask, 1: (B, S) key
 //       padding mask; fully masked rows give NaN), times v, output projection. weights are (B, T, S) averaged
-//       over heads, (B, heads, T, S) when not averaged, an empty (0) tensor when need_weights is false.
+//       over heads, (B, heads, T, S) when not averaged, undefined (None) when need_weights is false.
 //   aten::_transformer_encoder_layer_fwd: one TransformerEncoderLayer (self attention, residual, layer norm,
 //       linear-relu|gelu-linear, residual, layer norm; norm_first moves the norms before each block).
 //   aten::_transform_bias_rescale_qkv(qkv (B, T, 3E), bias, heads) -> q, k, v (B, heads, T, E/heads), q scaled.
@@ -157,7 +157,7 @@ std::pair<Tensor, Tensor> nativeMha(const Tensor& query, const Tensor& key, cons
   Tensor out = kLinear(ctx, projW, projB);
   Tensor weights;
   if (!needWeights) {
-    weights = Tensor::empty({0}, query.dtype());
+    // undefined, as PyTorch's kernel returns: None to Python and to `weights is None` in compiled code
   } else if (average) {  // sum over heads / heads, as PyTorch: qkt.sum(dim=1) / num_head
     weights = Tensor::empty({B, T, S}, query.dtype());
     auto avg = [&](auto* W, const auto* P) {

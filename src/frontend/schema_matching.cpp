@@ -507,6 +507,94 @@ bool isBuiltinOperator(const std::string& name, const OperatorRegistry& registry
   return !registry.lookup(name).empty();
 }
 
+namespace {
+
+// A module attribute whose value is None in this module's configuration (prim::GetAttr of a NoneType slot:
+// a parameter registered as None, such as MultiheadAttention's in_proj_weight when kdim != embed_dim).
+bool isNoneModuleAttribute(const NamedValue& nv) {
+  return nv.value && nv.value->type()->kind() == TypeKind::None && nv.value->node()->kind() == prim::GetAttr;
+}
+
+// A call of a builtin operator passing such a None attribute where the operator takes a non-optional value
+// matches no schema, though Python runs the code and raises TypeError only if the call is reached (code
+// guarded by a runtime check of the configuration, as MultiheadAttention's fast path). The call is emitted
+// as Python's meaning: prim::RaiseException(TypeError "<op>(): argument '<name>' (position <k>) must be
+// <type>, not NoneType") before the operator, which takes prim::Uninitialized for those arguments (what
+// PyTorch emits after a raise; its archives load and print it as `uninitialized(T)`). Tries the schemas in
+// order; nullopt when none matches this way either.
+std::optional<std::pair<size_t, MatchedSchema>> matchWithNoneAttributes(
+    const std::vector<const FunctionSchema*>& schemas, const SourceRange& loc, Graph& graph,
+    const std::vector<NamedValue>& args, const std::vector<NamedValue>& kwargs,
+    const std::optional<NamedValue>& self, const OperatorRegistry& registry) {
+  bool any = self && isNoneModuleAttribute(*self);
+  for (auto& a : args) any |= isNoneModuleAttribute(a);
+  for (auto& a : kwargs) any |= isNoneModuleAttribute(a);
+  if (!any) return std::nullopt;
+  Node* marker = graph.insertPoint()->prev();
+  for (size_t si = 0; si < schemas.size(); ++si) {
+    const FunctionSchema& schema = *schemas[si];
+    // the schema argument each positional / keyword argument binds to (as tryMatchSchema binds them)
+    std::vector<const Argument*> positional;
+    const Argument* selfArg = nullptr;
+    for (const Argument& a : schema.arguments) {
+      if (a.name == "self" && self && !selfArg) selfArg = &a;
+      else if (!a.kwargOnly) positional.push_back(&a);
+    }
+    std::string why;
+    auto substitute = [&](const NamedValue& nv, const Argument* formal) -> std::optional<NamedValue> {
+      if (!isNoneModuleAttribute(nv)) return nv;
+      if (!formal || formal->type->kind() == TypeKind::Optional || hasFreeVariables(formal->type)) return std::nullopt;
+      if (why.empty()) {
+        size_t position = 0;
+        for (size_t i = 0; i < schema.arguments.size(); ++i)
+          if (&schema.arguments[i] == formal) position = i + 1;
+        why = schema.name.substr(schema.name.find("::") + 2) + "(): argument '" + formal->name + "' (position " +
+              std::to_string(position) + ") must be " + formal->type->annotationStr() + ", not NoneType";
+      }
+      Node* u = graph.insert(prim::Uninitialized, {}, 1);
+      u->setSourceRange(nv.loc);
+      u->output()->setType(formal->type);
+      NamedValue out = nv;
+      out.value = u->output();
+      return out;
+    };
+    bool ok = true;
+    std::optional<NamedValue> newSelf;
+    if (self) {
+      auto v = substitute(*self, selfArg);
+      ok &= v.has_value();
+      newSelf = v;
+    }
+    std::vector<NamedValue> newArgs, newKwargs;
+    for (size_t i = 0; ok && i < args.size(); ++i) {
+      auto v = substitute(args[i], i < positional.size() ? positional[i] : nullptr);
+      if (!v) ok = false;
+      else newArgs.push_back(*v);
+    }
+    for (size_t i = 0; ok && i < kwargs.size(); ++i) {
+      int idx = schema.argumentIndex(kwargs[i].name);
+      auto v = substitute(kwargs[i], idx >= 0 ? &schema.arguments[static_cast<size_t>(idx)] : nullptr);
+      if (!v) ok = false;
+      else newKwargs.push_back(*v);
+    }
+    if (ok && !why.empty()) {
+      auto m = tryMatchSchema(schema, loc, graph, newArgs, newKwargs, newSelf, nullptr, true, registry);
+      if (m) {
+        Value* msg = graph.insertConstant(IValue(why), loc);
+        Value* cls = graph.insertConstant(IValue(std::string("builtins.TypeError")), loc);
+        // before the operator's inputs are used: at the current insert point, after the substitutions
+        emitBuiltinCall(loc, graph, "prim::RaiseException", {NamedValue(loc, msg), NamedValue(loc, cls)}, {},
+                        std::nullopt, registry);
+        return std::make_pair(si, std::move(*m));
+      }
+    }
+    rollback(graph, marker);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::vector<Value*> emitBuiltinCall(const SourceRange& loc, Graph& graph, const std::string& name,
                                     const std::vector<NamedValue>& args, const std::vector<NamedValue>& kwargs,
                                     const std::optional<NamedValue>& self, const OperatorRegistry& registry) {
@@ -518,7 +606,15 @@ std::vector<Value*> emitBuiltinCall(const SourceRange& loc, Graph& graph, const 
   std::vector<const FunctionSchema*> schemas;
   schemas.reserve(ops.size());
   for (const Operator* o : ops) schemas.push_back(&o->schema);
-  auto [index, matched] = matchSchemas(schemas, loc, graph, args, kwargs, self, registry);
+  size_t index = 0;
+  MatchedSchema matched;
+  try {
+    std::tie(index, matched) = matchSchemas(schemas, loc, graph, args, kwargs, self, registry);
+  } catch (const CompileError&) {
+    auto lowered = matchWithNoneAttributes(schemas, loc, graph, args, kwargs, self, registry);
+    if (!lowered) throw;
+    std::tie(index, matched) = std::move(*lowered);
+  }
   const Operator* op = ops[index];
   Node* n = graph.insert(Symbol::fromQualString(op->schema.name), matched.inputs, matched.returnTypes.size());
   n->setOp(op);

@@ -4,6 +4,9 @@ kindling.jit.script against eager and torch.jit.script 1.13.
 - `self.act = F.relu` (a Python function), `torch.tanh` / `F.gelu` (torch builtins) or a user function:
   torch's function attributes; `self.act(x)` calls the function itself (no slot in the class), and two
   modules holding different functions get different classes.
+- a parameter registered as None passed to an operator that needs a tensor, in code a runtime check of the
+  configuration guards (MultiheadAttention's fast path with kdim/vdim): compiled as Python runs it, the call
+  raising TypeError if it is ever reached (torch.jit 1.13 rejects it).
 - `isinstance(self.sub, SomeModuleClass)` answers as Python does (subclasses included) and is decided at
   compile time; torch.jit 1.13 rejects a class it never scripted ("Unknown type name") and answers False
   for a mangled class, so those cases are compared with eager only.
@@ -134,3 +137,43 @@ def test_module_class_as_value_is_a_clear_error(kindling_only):
             kindling.jit.script(Builds())
     msg = str(e.value)
     assert "nn.Module subclass" in msg and "HERE" in msg and "test_script_module_functions.py" in msg
+
+
+class OptionalWeight(nn.Module):
+    """`extra` is a parameter registered as None unless configured; `use_extra` (a plain attribute, so a
+    runtime check) guards the call that needs it."""
+
+    def __init__(self, with_extra):
+        super().__init__()
+        self.weight = nn.Parameter(torch.randn(4, 3))
+        if with_extra:
+            self.extra = nn.Parameter(torch.randn(4, 3))
+        else:
+            self.register_parameter("extra", None)
+        self.use_extra = with_extra
+
+    def forward(self, x):
+        y = torch.nn.functional.linear(x, self.weight)
+        if self.use_extra:
+            y = y + torch.nn.functional.linear(x, self.extra)
+        return y
+
+
+def test_none_parameter_in_guarded_call_follows_python(kindling_only, tmp_path):
+    with pytest.raises(RuntimeError, match="Expected a value of type 'Tensor'"):
+        torch.jit.script(OptionalWeight(False))
+    model = OptionalWeight(False)
+    x = torch.randn(2, 3)
+    _run(kindling_only, model, (x,), tmp_path, torch_too=False)
+    # the guarded call raises Python's TypeError when it is reached (here: the flag flipped afterwards)
+    with kindling_only():
+        ours = kindling.jit.script(model)
+        ours.use_extra = True
+        with pytest.raises(Exception, match=r"linear\(\): argument 'weight' \(position 2\) must be Tensor, not NoneType"):
+            ours(x)
+    loaded = torch.jit.load(str(tmp_path / "m.pt"))
+    loaded.use_extra = True
+    with pytest.raises(Exception, match="must be Tensor, not NoneType"):
+        loaded(x)
+    # configured with the parameter, the same class of module compiles the call normally
+    _run(kindling_only, OptionalWeight(True), (x,), tmp_path, torch_too=True)

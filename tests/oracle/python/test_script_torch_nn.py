@@ -193,8 +193,14 @@ MODULES = {
 # Modules Kindling does not script yet, with the reason seen (strict: a fix makes the test fail until the
 # entry is removed).
 NOT_YET = {
-    "MultiheadAttentionMasked": "multi_head_attention_forward with kdim/vdim and a mask differs",
 }
+
+
+# Modules torch.jit.script 1.13 rejects though eager Python runs them; Kindling's outputs are compared with
+# eager's only (and its archive loaded by torch.jit.load). MultiheadAttention with kdim/vdim has
+# in_proj_weight = None: torch fails on `self.in_proj_weight.dtype` in the fast-path checks (and, scripting the
+# same class again in one process, on the method its failed attempt left behind).
+TORCH_REJECTS = {"MultiheadAttentionMasked": "'NoneType' object has no attribute or method 'dtype'|Can't redefine method"}
 
 
 def _close(actual, expected):
@@ -224,11 +230,16 @@ def test_torch_nn_module_matches_torch(name, mode, kindling_only, tmp_path):
         reset()
         expected.append(model(*args))
     reset()
-    theirs_module = torch.jit.script(model)
-    theirs = []
-    for args in inputs:
-        reset()
-        theirs.append(theirs_module(*args))
+    if name in TORCH_REJECTS:
+        with pytest.raises(RuntimeError, match=TORCH_REJECTS[name]):
+            torch.jit.script(model)
+        theirs = expected
+    else:
+        theirs_module = torch.jit.script(model)
+        theirs = []
+        for args in inputs:
+            reset()
+            theirs.append(theirs_module(*args))
     reset()
     with kindling_only():
         ours = kindling.jit.script(model)

@@ -118,6 +118,8 @@ TypePtr inferType(py::handle obj, std::string* why) {
   int64_t dummy;
   if (isTorchLayoutOrFormat(obj, &dummy)) return IntType();
   if (ObjectHandle* h = asObjectHandle(obj)) return h->module.type();
+  if (TypePtr t = typeOfPythonClass(py::type::handle_of(obj)); t && t->kind() == TypeKind::Class)
+    return t;  // an instance of a Python class compiled as a TorchScript class
   if (isEnumMember(obj)) {
     if (TypePtr t = typeOfPythonClass(py::type::handle_of(obj))) return t;
     return fail("Enum class '" + pythonTypeName(obj) + "' has not been compiled to TorchScript");
@@ -281,8 +283,32 @@ IValue toIValue(py::handle obj, const TypePtr& type) {
     }
     case TypeKind::Class: {
       ObjectHandle* h = asObjectHandle(obj);
-      if (!h || !h->module.type()->isSubtypeOf(type)) mismatch(obj, type);
-      return IValue(h->module.object());
+      if (h) {
+        if (!h->module.type()->isSubtypeOf(type)) mismatch(obj, type);
+        return IValue(h->module.object());
+      }
+      // An instance of a plain Python class compiled as a TorchScript class (a module attribute such as
+      // torchvision's BoxCoder): a new object whose slots are converted from the instance's attributes,
+      // as torch's toIValue does. Modules must be scripted (they are never converted from Python).
+      const auto* ct = type->cast<ClassType>();
+      TypePtr pyType = typeOfPythonClass(py::type::handle_of(obj));
+      if (ct->isModule() || !pyType || !pyType->equals(*type)) mismatch(obj, type);
+      auto cls = std::const_pointer_cast<ClassType>(std::static_pointer_cast<const ClassType>(type));
+      const auto& attrs = ct->attributes();
+      auto o = makeIntrusive<Object>(cls, attrs.size());
+      for (size_t i = 0; i < attrs.size(); ++i) {
+        const auto& a = attrs[i];
+        if (!py::hasattr(obj, a.name.c_str()))
+          throw py::type_error("object of class '" + ct->qualName() + "' has no attribute '" + a.name +
+                               "' (its TorchScript class declares it)");
+        try {
+          o->slots[i] = toIValue(obj.attr(a.name.c_str()), a.type);
+        } catch (const py::type_error& e) {
+          throw py::type_error("attribute '" + a.name + "' of '" + ct->qualName() + "' (declared '" +
+                               a.type->annotationStr() + "'): " + e.what());
+        }
+      }
+      return IValue(o);
     }
     case TypeKind::Enum: {
       auto* et = type->cast<EnumType>();

@@ -53,6 +53,9 @@ def annotation_str(ann):
             other = args[0] if args[1] is type(None) else args[1]
             return "Optional[%s]" % annotation_str(other)
         return "Union[%s]" % ", ".join(annotation_str(a) for a in args)
+    if _can_compile_class(ann):  # a plain Python class: compiled as a TorchScript class, named by its type
+        from ._script import _compile_class
+        return _compile_class(ann)
     raise TypeError("unknown type annotation %r" % (ann,))
 
 
@@ -131,7 +134,32 @@ def _infer(name, item, class_annotations):
     except TypeError as e:
         raise RuntimeError("Error inferring type for %s: %s: %s" % (name, item, e)) from None
     ann, why = _C._infer_type(item)
+    if ann is None and _can_compile_class(type(item)):
+        # an instance of a plain Python class: its class compiled as a TorchScript class (torch's
+        # tryToInferType does the same); a class that does not compile keeps the first reason
+        from ._script import _compile_class
+        try:
+            _compile_class(type(item))
+        except Exception as e:  # noqa: BLE001  (any compile error: the attribute stays uninferable)
+            return None, "%s; compiling its class '%s' as a TorchScript class failed: %s" % (
+                why, type(item).__name__, str(e).strip().splitlines()[0]), True
+        ann, why = _C._infer_type(item)
     return ann, why, True
+
+
+def _can_compile_class(cls):
+    """torch._jit_internal.can_compile_class: a Python class (not a module, tuple, list or exception) whose
+    functions all have Python code."""
+    if not isinstance(cls, type) or cls.__module__ == "builtins" or _markers.is_ignored(cls):
+        return False
+    if issubclass(cls, (torch.nn.Module, tuple, list, dict, Exception, torch.Tensor)) or \
+            cls.__module__.split(".")[0] in ("torch", "typing", "enum", "collections"):
+        return False
+    for name in cls.__dict__:
+        fn = getattr(cls, name, None)
+        if inspect.isroutine(fn) and not hasattr(fn, "__code__"):
+            return False
+    return True
 
 
 def _build_concrete(nn_module):

@@ -197,6 +197,11 @@ def _special_form(obj):
         f = getattr(utils, n, None)
         if f is not None:
             table.append((f, n))
+    # torch's builtin table maps torch._C._get_tracing_state to aten::_get_tracing_state, false in compiled
+    # code as is_tracing() is (torchvision._is_tracing calls it)
+    tracing_state = getattr(torch._C, "_get_tracing_state", None)
+    if tracing_state is not None:
+        table.append((tracing_state, "is_tracing"))
     for f, n in table:
         if obj is f:
             return n

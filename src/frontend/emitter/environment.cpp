@@ -2,6 +2,7 @@
 #include "frontend/emitter/environment.h"
 
 #include "frontend/emitter/none_widening.h"
+#include "frontend/schema_matching.h"
 
 namespace kindling::emitter {
 
@@ -20,10 +21,25 @@ bool meaningfulName(const std::string& name) {
 // graph holds v itself, as PyTorch's graph after its Load/Store to SSA conversion does.
 bool isDeclaredTypeLoad(const Value* v) { return v->node()->kind() == prim::Load && v->node()->inputs().size() == 1; }
 
-void setVar(FunctionEmitter& m, Environment& env, const std::string& name, const SugaredValuePtr& v,
+void setVar(FunctionEmitter& m, Environment& env, const std::string& name, const SugaredValuePtr& given,
             const SourceRange& loc) {
+  SugaredValuePtr v = given;
   if (auto* sv = dynamic_cast<SimpleValue*>(v.get())) {
     Value* value = sv->value;
+    // A `number` (x.item()) assigned in an inner block to a variable of an enclosing block typed int or
+    // float (or Optional of those) becomes that type (aten::Int / aten::Float), as PyTorch's
+    // setSugaredVar converts it.
+    if (value->type()->kind() == TypeKind::Number && env.next && !env.locals.count(name)) {
+      if (auto* pv = dynamic_cast<SimpleValue*>(env.next->findInScope(name).get())) {
+        const TypePtr& pt = pv->value->type();
+        TypeKind pk = pt->kind() == TypeKind::Optional ? pt->cast<OptionalType>()->elementType()->kind() : pt->kind();
+        if (pk == TypeKind::Float || pk == TypeKind::Int) {
+          value = tryConvertToType(loc, m.graph(), pv->value->type(), value, true, m.registry());
+          v = std::make_shared<SimpleValue>(value);
+          sv = static_cast<SimpleValue*>(v.get());
+        }
+      }
+    }
     auto widen = [&](const TypePtr& before) {
       // `x = None` earlier, a T now: collected as Optional[T] (none_widening.h)
       if (m.collectingWidenings() && before->kind() == TypeKind::None && value->type()->kind() != TypeKind::None)

@@ -162,3 +162,28 @@ def not_is_none_negated(a: Optional[int]) -> int:
     if not (a is None):
         return a
     return 42
+
+
+# a `number` (x.item()) assigned in an inner block to an Optional[float] / float / Optional[int] variable of
+# the enclosing block becomes a float / int (torchvision's _resize_image_and_masks)
+# case: (torch.tensor(0.5), True)
+# case: (torch.tensor(0.5), False)
+def item_into_enclosing_optional_float(x: torch.Tensor, flag: bool) -> float:
+    scale: Optional[float] = None
+    if flag:
+        scale = 2.0
+    else:
+        scale = x.item()
+    assert scale is not None
+    return scale * 3
+
+
+# case: (torch.tensor(7), 3)
+def item_into_enclosing_int_in_loop(x: torch.Tensor, n: int) -> int:
+    total: Optional[int] = None
+    s = 1.5
+    for i in range(n):
+        total = x.item()
+        s = (x * i).item()
+    assert total is not None
+    return total + int(s)

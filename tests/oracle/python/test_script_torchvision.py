@@ -40,13 +40,14 @@ RUN_ALL = os.environ.get("KINDLING_ZOO", "") == "all"
 CATEGORIES = ("classification", "segmentation", "detection")
 
 # (model, variant) -> the precise reason it does not work yet
-_PLAIN_CLASS_ATTRIBUTES = ("module attributes holding instances of plain Python classes (torchvision's BoxCoder, "
-                           "Matcher, AnchorGenerator helpers) are not compiled as TorchScript classes yet: "
-                           "'Error inferring type for box_coder'")
+_INTERPOLATE_OVERLOADS = ("F.interpolate called with scale_factor: Optional[float] (GeneralizedRCNNTransform's "
+                          "_resize_image_and_masks): torch picks one of interpolate's @_overload signatures, Kindling's "
+                          "functional library has only the BroadcastingList one ('Expected a value of type "
+                          "Optional[List[float]] for argument scale_factor but instead found type Optional[float]')")
 KNOWN_FAILURES = {
-    ("fasterrcnn_mobilenet_v3_large_320_fpn", "script"): _PLAIN_CLASS_ATTRIBUTES,
-    ("ssdlite320_mobilenet_v3_large", "script"): _PLAIN_CLASS_ATTRIBUTES,
-    ("retinanet_resnet50_fpn", "script"): _PLAIN_CLASS_ATTRIBUTES.replace("box_coder", "proposal_matcher"),
+    ("fasterrcnn_mobilenet_v3_large_320_fpn", "script"): _INTERPOLATE_OVERLOADS,
+    ("ssdlite320_mobilenet_v3_large", "script"): _INTERPOLATE_OVERLOADS,
+    ("retinanet_resnet50_fpn", "script"): _INTERPOLATE_OVERLOADS,
 }
 
 

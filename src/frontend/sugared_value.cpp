@@ -511,7 +511,8 @@ SugaredValuePtr BuiltinModule::attr(const SourceRange& loc, FunctionEmitter& m, 
     ScalarType st;
     if (scalarTypeFromPythonName(field, st)) return simple(m.insertConstant(IValue(static_cast<int64_t>(st)), loc));
     static const std::pair<const char*, int64_t> enums[] = {
-        {"contiguous_format", 0}, {"preserve_format", 1}, {"channels_last", 2}, {"channels_last_3d", 3},
+        {"contiguous_format", 0}, {"legacy_contiguous_format", 0}, {"preserve_format", 1}, {"channels_last", 2},
+        {"channels_last_3d", 3},
         {"strided", 0}, {"sparse_coo", 1}, {"_mkldnn", 2}};
     for (auto& [n, v] : enums)
       if (field == n) return simple(m.insertConstant(IValue(v), loc));

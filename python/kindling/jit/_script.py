@@ -92,7 +92,14 @@ def _class_source(cls):
     if _markers.is_enum_class(cls):
         body = ["    %s = %r" % (m.name, m.value) for m in cls]
         return "class %s(Enum):\n%s\n" % (name, "\n".join(body))
-    anns = getattr(cls, "__annotations__", {})
+    # a subclass of a NamedTuple (torch.nn.utils.rnn.PackedSequence) has no annotations of its own: the
+    # fields' annotations are those of the nearest class that has them, as torch reads them
+    anns = {}
+    for klass in cls.__mro__:
+        own = klass.__dict__.get("__annotations__")
+        if own:
+            anns = dict(own)
+            break
     body = []
     for f in cls._fields:
         body.append("    %s : %s" % (f, _annotation_text(anns.get(f, torch.Tensor))))
@@ -223,6 +230,8 @@ def _builtin_operator(obj):
         return "aten::warn"
     if obj is collections.OrderedDict:  # torch's table maps it to dict(): TorchScript dicts keep insertion order
         return "aten::dict"
+    if obj is getattr(torch._C, "_get_tracing_state", None):  # False in compiled code (torch.nn.utils.rnn)
+        return "aten::_get_tracing_state"
     return None
 
 

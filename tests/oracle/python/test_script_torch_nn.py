@@ -47,6 +47,21 @@ class CallWithState(nn.Module):
         return out2, hn2
 
 
+class PackedCall(nn.Module):
+    """Packs padded sequences of the given lengths, runs an RNN on the PackedSequence (its forward's
+    PackedSequence overload) and pads the output again."""
+
+    def __init__(self, inner):
+        super().__init__()
+        self.inner = inner
+
+    def forward(self, x, lengths):
+        packed = nn.utils.rnn.pack_padded_sequence(x, lengths, batch_first=True, enforce_sorted=False)
+        out, state = self.inner(packed)
+        padded, out_lengths = nn.utils.rnn.pad_packed_sequence(out, batch_first=True)
+        return padded, out_lengths
+
+
 class SelfAttention(nn.Module):
     def __init__(self, batch_first=False, need_weights=True):
         super().__init__()
@@ -183,6 +198,10 @@ MODULES = {
     "GRU": (lambda: Call(nn.GRU(4, 6, batch_first=True)), [_t(2, 5, 4)], False),
     "GRUState": (lambda: CallWithState(nn.GRU(4, 6, num_layers=2), [2, 2, 6], False), [_t(5, 2, 4)], False),
     "RNN": (lambda: Call(nn.RNN(4, 6)), [_t(5, 2, 4)], False),
+    "LSTMPacked": (lambda: PackedCall(nn.LSTM(4, 6, batch_first=True, bidirectional=True)),
+                   [lambda g: (torch.randn(3, 5, 4, generator=g), torch.tensor([5, 2, 3]))], False),
+    "GRUPacked": (lambda: PackedCall(nn.GRU(4, 6, batch_first=True, num_layers=2)),
+                  [lambda g: (torch.randn(4, 3, 4, generator=g), torch.tensor([1, 3, 2, 3]))], False),
     "RNNRelu": (lambda: Call(nn.RNN(4, 6, nonlinearity="relu", num_layers=2)), [_t(5, 2, 4)], False),
     "Sequential": (lambda: nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Dropout(0.0), nn.Linear(16, 4)), [_t(3, 8)], False),
     "ModuleListStack": (Stack, [_t(3, 8), _t(2, 3, 8)], False),

@@ -12,6 +12,7 @@
 #include "python_resolver.h"
 #include "script_compiler.h"
 #include "runtime/module.h"
+#include "tensor_bridge.h"
 #include "value_conversion.h"
 
 namespace kindling::python {
@@ -151,6 +152,12 @@ py::object createModuleObject(const ModuleTypeHandle& h, const py::dict& values)
     }
     try {
       obj->slots[i] = toIValue(v, a.type);
+      // A parameter keeps its requires_grad flag, as in an archive torch saved: compiled code that reads
+      // p.requires_grad (nn.MultiheadAttention's and TransformerEncoder's fast-path checks) answers as eager.
+      if (obj->slots[i].isTensor() && isTorchTensor(v) && py::hasattr(v, "requires_grad")) {
+        const Tensor& t = obj->slots[i].toTensor();
+        if (t.defined()) t.impl()->requiresGrad = v.attr("requires_grad").cast<bool>();
+      }
     } catch (const py::type_error& e) {
       throw py::type_error("attribute '" + a.name + "' of module type '" + h.type->qualName() +
                            "' (declared '" + a.type->annotationStr() + "'): " + e.what());

@@ -201,6 +201,9 @@ def test_overloaded_forward_has_one_method_per_overload(kindling_only, tmp_path)
     assert sorted(n for n in loaded._c._method_names() if n.startswith("forward")) == \
         sorted(n for n in theirs._c._method_names() if n.startswith("forward")) == ["forward__0", "forward__1", "forward__2"]
     assert "forward" not in loaded._c._method_names()
+    with kindling_only():
+        with pytest.raises(RuntimeError, match=r"forward is overloaded \(forward__0, forward__1, forward__2\)"):
+            ours(t)
     assert_same(loaded.forward__0(t, t), theirs.forward__0(t, t))
     assert loaded.forward__1(4, None) == theirs.forward__1(4, None) == 13
 

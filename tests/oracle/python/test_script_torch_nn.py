@@ -86,6 +86,19 @@ class MaskedAttention(nn.Module):
         return out, w
 
 
+class PaddedEncoder(nn.Module):
+    """A batch-first TransformerEncoder with a key padding mask: in eval mode its fast-path checks read
+    the parameters' requires_grad (True, as eager's), so the sequence is not converted to a nested tensor."""
+
+    def __init__(self):
+        super().__init__()
+        self.enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, batch_first=True), 2)
+
+    def forward(self, x, lengths):
+        pad = torch.arange(x.size(1)).unsqueeze(0) >= lengths.unsqueeze(1)
+        return self.enc(x, src_key_padding_mask=pad)
+
+
 class Decoder(nn.Module):
     def __init__(self):
         super().__init__()
@@ -189,6 +202,8 @@ MODULES = {
     "TransformerEncoderLayer": (lambda: nn.TransformerEncoderLayer(8, 2, dim_feedforward=16, dropout=0.0), [_t(5, 2, 8)], False),
     "TransformerEncoderLayerNormFirst": (lambda: nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, norm_first=True, batch_first=True, activation="gelu"), [_t(2, 5, 8)], False),
     "TransformerEncoder": (lambda: nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0), 2), [_t(5, 2, 8)], False),
+    "TransformerEncoderPadded": (PaddedEncoder, [lambda g: (torch.randn(3, 5, 8, generator=g), torch.tensor([5, 3, 4]))],
+                                 False),
     "TransformerDecoderLayer": (Decoder, [_t(5, 2, 8)], False),
     "Transformer": (FullTransformer, [_t(5, 2, 8)], False),
     "TransformerDropout": (lambda: nn.TransformerEncoderLayer(8, 2, dim_feedforward=16), [_t(5, 2, 8)], True),

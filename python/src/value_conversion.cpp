@@ -290,9 +290,13 @@ IValue toIValue(py::handle obj, const TypePtr& type) {
       // An instance of a plain Python class compiled as a TorchScript class (a module attribute such as
       // torchvision's BoxCoder): a new object whose slots are converted from the instance's attributes,
       // as torch's toIValue does. Modules must be scripted (they are never converted from Python).
+      // An instance of a subclass converts to the base class's type, as in torch (its methods are the base's:
+      // torchvision's SSDMatcher held by an attribute annotated Matcher).
       const auto* ct = type->cast<ClassType>();
-      TypePtr pyType = typeOfPythonClass(py::type::handle_of(obj));
-      if (ct->isModule() || !pyType || !pyType->equals(*type)) mismatch(obj, type);
+      bool fromClass = false;
+      for (py::handle base : py::reinterpret_borrow<py::tuple>(py::type::handle_of(obj).attr("__mro__")))
+        if (TypePtr t = typeOfPythonClass(base); t && t->equals(*type)) fromClass = true;
+      if (ct->isModule() || !fromClass) mismatch(obj, type);
       auto cls = std::const_pointer_cast<ClassType>(std::static_pointer_cast<const ClassType>(type));
       const auto& attrs = ct->attributes();
       auto o = makeIntrusive<Object>(cls, attrs.size());

@@ -47,6 +47,8 @@ const std::vector<Unit>& units() {
     std::vector<Unit> v;
     v.push_back(makeUnit("torch/nn/functional.py", kFunctionalPrefix, "torch/nn/functional.py"));
     v.push_back(makeUnit("torch/functional.py", tf, "torch/functional.py"));
+    v.push_back(makeUnit("torch/nn/functional_overloads/interpolate_optional_float.py",
+                         std::string(kFunctionalPrefix) + ".___torch_mangle_1", "torch/nn/functional.py"));
     v.push_back(makeUnit("torch/functional_overloads/norm_number_list.py", tf + ".___torch_mangle_1", "torch/functional.py"));
     v.push_back(makeUnit("torch/functional_overloads/norm_number_int.py", tf + ".___torch_mangle_2", "torch/functional.py"));
     v.push_back(makeUnit("torch/functional_overloads/norm_str_int.py", tf + ".___torch_mangle_3", "torch/functional.py"));

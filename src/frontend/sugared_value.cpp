@@ -146,8 +146,18 @@ SugaredValuePtr resolveFunctional(const SourceRange& loc, FunctionEmitter& m, co
   }
   std::string builtin = functionalBuiltinName(field);
   if (!builtin.empty()) return std::make_shared<BuiltinFunction>(builtin);
-  if (isFunctionalLibraryFunction(field))
-    if (Function* f = libraryFunction(field)) return std::make_shared<FunctionValue>(f);
+  if (isFunctionalLibraryFunction(field)) {
+    if (Function* f = libraryFunction(field)) {
+      // PyTorch's @_overload signatures the library's definition does not cover: later overloads, in
+      // mangled namespaces, tried after it (functional_library.h). An overload's own body calls the
+      // library's definition.
+      std::vector<Function*> fs{f};
+      if (field == "interpolate")
+        if (Function* o = libraryFunction("___torch_mangle_1.interpolate"); o && o != m.context().currentFunction)
+          fs.push_back(o);
+      return std::make_shared<FunctionValue>(std::move(fs));
+    }
+  }
   return functionalValue(field);
 }
 
@@ -516,6 +526,11 @@ SugaredValuePtr BuiltinModule::attr(const SourceRange& loc, FunctionEmitter& m, 
         {"strided", 0}, {"sparse_coo", 1}, {"_mkldnn", 2}};
     for (auto& [n, v] : enums)
       if (field == n) return simple(m.insertConstant(IValue(v), loc));
+    // torch.pi / e / inf / nan: math's constants (torch re-exports them)
+    if (field == "pi") return simple(m.insertConstant(IValue(M_PI), loc));
+    if (field == "e") return simple(m.insertConstant(IValue(M_E), loc));
+    if (field == "inf") return simple(m.insertConstant(IValue(std::numeric_limits<double>::infinity()), loc));
+    if (field == "nan") return simple(m.insertConstant(IValue(std::numeric_limits<double>::quiet_NaN()), loc));
     if (field == "_assert")  // torch's builtin function _assert(condition, message), not an operator
       return std::make_shared<LambdaCallValue>("torch._assert", [](const SourceRange& l, FunctionEmitter& em,
                                                                    const std::vector<NamedValue>& args,

@@ -204,11 +204,6 @@ def _special_form(obj):
         f = getattr(utils, n, None)
         if f is not None:
             table.append((f, n))
-    # torch's builtin table maps torch._C._get_tracing_state to aten::_get_tracing_state, false in compiled
-    # code as is_tracing() is (torchvision._is_tracing calls it)
-    tracing_state = getattr(torch._C, "_get_tracing_state", None)
-    if tracing_state is not None:
-        table.append((tracing_state, "is_tracing"))
     for f, n in table:
         if obj is f:
             return n
@@ -232,6 +227,10 @@ def _builtin_operator(obj):
         return "aten::dict"
     if obj is getattr(torch._C, "_get_tracing_state", None):  # False in compiled code (torch.nn.utils.rnn)
         return "aten::_get_tracing_state"
+    ops = getattr(torch, "_ops", None)
+    packet = getattr(ops, "OpOverloadPacket", None)
+    if packet is not None and isinstance(obj, packet):  # torch.ops.<namespace>.<op>: the operator itself
+        return obj._qualified_op_name
     return None
 
 
@@ -249,6 +248,14 @@ def _module_class(cls):
     return ("module_class", names, module_qualified_name(cls))
 
 
+def _unwrap_script_if_tracing(fn):
+    """The function a torch.jit._script_if_tracing / kindling.jit.script_if_tracing wrapper wraps (compiled code
+    calls it, as torch.jit.script does: its source, globals and closure are the original's)."""
+    while getattr(fn, "__script_if_tracing_wrapper", False) and inspect.isfunction(getattr(fn, "__original_fn", None)):
+        fn = getattr(fn, "__original_fn")
+    return fn
+
+
 def _classify(obj):
     """What a Python object is to the compiler (the tuple forms are listed in python_resolver.h)."""
     if _is_constant(obj):
@@ -256,6 +263,13 @@ def _classify(obj):
     op = _builtin_operator(obj)
     if op is not None:
         return ("builtin_op", op)
+    ops = getattr(torch, "_ops", None)
+    if ops is not None and isinstance(obj, getattr(ops, "_Ops", ())):  # torch.ops: operator namespaces by name
+        return ("module", "ops")
+    if ops is not None and isinstance(obj, getattr(ops, "_OpNamespace", ())):
+        # torch.ops.<ns>: its attributes are the operators "<ns>::<name>" (read without the Python namespace,
+        # whose lazy lookup calls torch._C._jit_get_operation)
+        return ("module", "ops." + obj.name)
     if isinstance(obj, types.ModuleType):
         name = obj.__name__
         if name in _FRONTEND_MODULES:
@@ -291,6 +305,7 @@ def _classify(obj):
             if mod is not None and getattr(mod, name, None) is obj:
                 return ("builtin", ns, name)
     if inspect.isfunction(obj):
+        obj = _unwrap_script_if_tracing(obj)
         if _markers.get_modifier(obj) is _markers.FunctionModifiers.IGNORE:
             return ("ignored", obj.__name__)
         if id(obj) in _in_progress:
@@ -332,7 +347,7 @@ def script(obj, optimize=None, _frame_depth=0, _rcb=None, example_inputs=None):
         _compile_class(obj)
         return obj
     if inspect.isfunction(obj) or inspect.ismethod(obj):
-        fn = getattr(obj, "__func__", obj)
+        fn = _unwrap_script_if_tracing(getattr(obj, "__func__", obj))
         if _markers.is_ignored(fn) and not _markers.is_unused(fn):
             raise _C.CompileError("'%s' is marked @ignore: it cannot be scripted" % fn.__name__)
         if _markers.function_overloads(fn):

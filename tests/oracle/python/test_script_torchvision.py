@@ -9,6 +9,8 @@ calibration batch, small inputs, per-model tolerances) and compared with eager P
   outputs. A scripted model returns what torch.jit.script's returns: torchvision's GoogLeNet / Inception3
   return their namedtuple with the aux outputs None (eager returns the logits), the detection models return
   (losses, detections) with empty losses (eager returns the detections).
+- `script_all_scores` (fasterrcnn, retinanet): as `script` with the score threshold 0, because at the zoo's
+  thresholds their random-weight detections are empty and only the (0, 4) shapes would be compared.
 - `trace`: kindling.jit.trace(model, inputs, check_trace=False, strict=False) under no_grad, as the zoo traces
   (strict=False: segmentation models return dicts). Detection models are not traced (their forward takes a
   list of images and returns a list of dicts of data-dependent sizes; the zoo scripts them only).
@@ -40,14 +42,25 @@ RUN_ALL = os.environ.get("KINDLING_ZOO", "") == "all"
 CATEGORIES = ("classification", "segmentation", "detection")
 
 # (model, variant) -> the precise reason it does not work yet
-_INTERPOLATE_OVERLOADS = ("F.interpolate called with scale_factor: Optional[float] (GeneralizedRCNNTransform's "
-                          "_resize_image_and_masks): torch picks one of interpolate's @_overload signatures, Kindling's "
-                          "functional library has only the BroadcastingList one ('Expected a value of type "
-                          "Optional[List[float]] for argument scale_factor but instead found type Optional[float]')")
+_RESAVED_AFTER_RUN = ("under OMP_NUM_THREADS=1 only (passes with 2 threads): Kindling's archive of ssdlite320, saved "
+                      "after the scripted module ran in Kindling, gives other boxes for the second image when "
+                      "torch.jit.load runs it (max abs error 62, a box clipped to 100); saved before any run, or "
+                      "run by Kindling, it matches eager")
+NOT_STRICT = {("ssdlite320_mobilenet_v3_large", "script")}  # depends on the thread count: xfail, not strict
+_DETECTION_ORDER = ("with score_thresh 0 (300 detections per image) Kindling's in-process boxes of the first image "
+                    "differ from eager's (max abs error 56 / 86) while its archive run by torch.jit.load matches: "
+                    "the order of near-equal scores (sort/topk/nms ties) is not yet PyTorch's")
 KNOWN_FAILURES = {
-    ("fasterrcnn_mobilenet_v3_large_320_fpn", "script"): _INTERPOLATE_OVERLOADS,
-    ("ssdlite320_mobilenet_v3_large", "script"): _INTERPOLATE_OVERLOADS,
-    ("retinanet_resnet50_fpn", "script"): _INTERPOLATE_OVERLOADS,
+    ("ssdlite320_mobilenet_v3_large", "script"): _RESAVED_AFTER_RUN,
+    ("fasterrcnn_mobilenet_v3_large_320_fpn", "script_all_scores"): _DETECTION_ORDER,
+    ("retinanet_resnet50_fpn", "script_all_scores"): _DETECTION_ORDER,
+}
+
+# Detection models whose detections at the zoo's score thresholds are empty (random weights): a second
+# variant keeps every score, so boxes, scores and labels are compared, not only their (0, 4) shapes.
+_ALL_SCORES = {
+    "fasterrcnn_mobilenet_v3_large_320_fpn": lambda m: setattr(m.roi_heads, "score_thresh", 0.0),
+    "retinanet_resnet50_fpn": lambda m: setattr(m, "score_thresh", 0.0),
 }
 
 
@@ -67,12 +80,13 @@ def _params():
     for spec in gen_zoo.zoo().values():
         if spec.category not in CATEGORIES:
             continue
-        for variant in ("script", "trace"):
-            if variant == "trace" and spec.category == "detection":
-                continue
+        variants = ("script", "trace") if spec.category != "detection" else \
+            ("script",) + (("script_all_scores",) if spec.name in _ALL_SCORES else ())
+        for variant in variants:
             marks = [getattr(pytest.mark, "zoo_" + spec.category)]
             if (spec.name, variant) in KNOWN_FAILURES:
-                marks.append(pytest.mark.xfail(reason=KNOWN_FAILURES[(spec.name, variant)], strict=True))
+                marks.append(pytest.mark.xfail(reason=KNOWN_FAILURES[(spec.name, variant)],
+                                               strict=(spec.name, variant) not in NOT_STRICT))
             if spec.slow:
                 marks += [pytest.mark.zoo_slow,
                           pytest.mark.skipif(not RUN_ALL, reason="zoo_slow: set KINDLING_ZOO=all to run")]
@@ -81,7 +95,7 @@ def _params():
 
 
 @functools.lru_cache(maxsize=1)  # parameters are ordered model by model: script and trace share one build
-def _model(name):
+def _model(name, all_scores=False):
     spec = gen_zoo.zoo()[name]
     torch.manual_seed(0)
     with warnings.catch_warnings():
@@ -89,6 +103,8 @@ def _model(name):
         m = spec.build().eval()
         gen_zoo.randomize_norms(m, spec.calibrate)
         m.eval()
+        if all_scores:
+            _ALL_SCORES[name](m)
         args = spec.inputs()
         with torch.no_grad():
             eager = m(*args)
@@ -104,10 +120,10 @@ def _check(got, expected, spec, what):
 
 @pytest.mark.parametrize("name,variant", _params())
 def test_torchvision_model(name, variant):
-    spec, model, args, eager = _model(name)
+    spec, model, args, eager = _model(name, variant == "script_all_scores")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        if variant == "script":
+        if variant.startswith("script"):
             expected = _scripted_expected(spec, eager)
             buf = io.BytesIO()
             with forbid_torch_jit():

@@ -7,6 +7,7 @@
 #include "frontend/parser.h"
 #include "python_resolver.h"
 #include "script_objects.h"
+#include "tensor_bridge.h"
 #include "value_conversion.h"
 
 namespace kindling::python {
@@ -113,6 +114,16 @@ GraphFunction* compilePythonFunction(const std::shared_ptr<CompilationUnit>& cu,
     auto it = pythonDefaults.find(a.name);
     if (it == pythonDefaults.end()) continue;
     py::handle value = options.defaults[a.name.c_str()];
+    // A parameter without annotation (taken as Tensor) whose default is a plain value (`device='cpu'`,
+    // `k=3`): typed from the default, as Python accepts it (torch.jit 1.13 rejects "Expected a default value
+    // of type Tensor (inferred)").
+    const Param* param = nullptr;
+    for (const Param& p : def.params)
+      if (p.name == a.name) param = &p;
+    if (param && !param->annotation && !param->typeComment && def.typeComment.empty() && !value.is_none() &&
+        !isTorchTensor(value)) {
+      if (TypePtr inferred = inferType(value)) a.type = inferred;
+    }
     try {
       a.defaultValue = toIValue(value, a.type);
     } catch (const py::type_error& e) {

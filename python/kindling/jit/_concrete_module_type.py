@@ -231,6 +231,15 @@ def _build_concrete(nn_module):
             continue
         c.attributes.append((name, ann))
         c.kinds[name] = "attribute"
+    # @staticmethods of the class reached through self (`self.generate_square_subsequent_mask(n)`): free
+    # functions, as torch resolves them from the Python class
+    for name in dir(type(nn_module)):
+        if name in added or name in ignored:
+            continue
+        item = inspect.getattr_static(type(nn_module), name, None)
+        if isinstance(item, staticmethod) and inspect.isfunction(item.__func__):
+            c.function_attributes.append((name, item.__func__))
+            added.add(name)
     for name, item in submodules:
         c.modules.append((name, infer_concrete_type(item)))
     return c

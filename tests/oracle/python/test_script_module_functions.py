@@ -4,6 +4,9 @@ kindling.jit.script against eager and torch.jit.script 1.13.
 - `self.act = F.relu` (a Python function), `torch.tanh` / `F.gelu` (torch builtins) or a user function:
   torch's function attributes; `self.act(x)` calls the function itself (no slot in the class), and two
   modules holding different functions get different classes.
+- a @staticmethod reached through self is that free function (torch's resolution through the Python
+  class); an unannotated parameter with a plain default (`tag="x"`) is typed from the default (torch.jit
+  1.13 types it Tensor and rejects the default).
 - a parameter registered as None passed to an operator that needs a tensor, in code a runtime check of the
   configuration guards (MultiheadAttention's fast path with kdim/vdim): compiled as Python runs it, the call
   raising TypeError if it is ever reached (torch.jit 1.13 rejects it).
@@ -177,3 +180,20 @@ def test_none_parameter_in_guarded_call_follows_python(kindling_only, tmp_path):
         loaded(x)
     # configured with the parameter, the same class of module compiles the call normally
     _run(kindling_only, OptionalWeight(True), (x,), tmp_path, torch_too=True)
+
+
+class WithStatic(nn.Module):
+    """A @staticmethod reached through self, with an unannotated parameter typed from its default."""
+
+    @staticmethod
+    def ramp(n: int, scale=0.5, tag="x"):
+        return torch.arange(n) * scale + len(tag)
+
+    def forward(self, x):
+        return x + self.ramp(x.size(-1)) + self.ramp(x.size(-1), 2.0, "abc")
+
+
+def test_staticmethod_through_self_and_default_typed_parameters(kindling_only, tmp_path):
+    with pytest.raises(RuntimeError, match="Expected a default value of type Tensor"):
+        torch.jit.script(WithStatic())
+    _run(kindling_only, WithStatic(), (torch.randn(2, 4),), tmp_path, torch_too=False)

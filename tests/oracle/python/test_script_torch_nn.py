@@ -99,6 +99,19 @@ class PaddedEncoder(nn.Module):
         return self.enc(x, src_key_padding_mask=pad)
 
 
+class CausalTransformer(nn.Module):
+    """nn.Transformer with the causal mask of its own @staticmethod generate_square_subsequent_mask (reached
+    through self; its unannotated `device='cpu'` parameter is typed from the default)."""
+
+    def __init__(self):
+        super().__init__()
+        self.t = nn.Transformer(8, 2, 1, 1, 16, dropout=0.0, batch_first=True)
+
+    def forward(self, src, tgt):
+        mask = self.t.generate_square_subsequent_mask(tgt.size(1))
+        return self.t(src, tgt, tgt_mask=mask)
+
+
 class Decoder(nn.Module):
     def __init__(self):
         super().__init__()
@@ -206,6 +219,8 @@ MODULES = {
                                  False),
     "TransformerDecoderLayer": (Decoder, [_t(5, 2, 8)], False),
     "Transformer": (FullTransformer, [_t(5, 2, 8)], False),
+    "TransformerCausal": (CausalTransformer, [lambda g: (torch.randn(2, 5, 8, generator=g), torch.randn(2, 4, 8, generator=g))],
+                          False),
     "TransformerDropout": (lambda: nn.TransformerEncoderLayer(8, 2, dim_feedforward=16), [_t(5, 2, 8)], True),
     "LSTM": (lambda: Call(nn.LSTM(4, 6, num_layers=2)), [_t(5, 2, 4), _t(3, 4)], False),
     "LSTMBidirectional": (lambda: Call(nn.LSTM(4, 6, batch_first=True, bidirectional=True)), [_t(2, 5, 4)], False),
@@ -234,7 +249,9 @@ NOT_YET = {
 # eager's only (and its archive loaded by torch.jit.load). MultiheadAttention with kdim/vdim has
 # in_proj_weight = None: torch fails on `self.in_proj_weight.dtype` in the fast-path checks (and, scripting the
 # same class again in one process, on the method its failed attempt left behind).
-TORCH_REJECTS = {"MultiheadAttentionMasked": "'NoneType' object has no attribute or method 'dtype'|Can't redefine method"}
+# generate_square_subsequent_mask: torch rejects torch.full((sz, sz), float('-inf'), device=device) there.
+TORCH_REJECTS = {"MultiheadAttentionMasked": "'NoneType' object has no attribute or method 'dtype'|Can't redefine method",
+                 "TransformerCausal": "Arguments for call are not valid|Can't redefine method"}
 
 
 def _close(actual, expected):

@@ -102,6 +102,7 @@ ZipReader::ZipReader(Storage bytes, std::string name) : path_(std::move(name)) {
     }
   }
   zip_error_fini(&err);
+  buffer_ = bytes;  // libzip reads from it until zip_close, whether or not any record is mapped
   indexRecords();
   auto m = std::make_shared<Mapping>();
   m->base = bytes->data();

@@ -89,6 +89,7 @@ class ZipReader {
     uint64_t size;
   };
   std::shared_ptr<Mapping> map_;
+  Storage buffer_;  // the archive held in memory (second constructor): libzip's source reads it
   std::unordered_map<std::string, Direct> direct_;  // stored, aligned records by relative name
   std::string path_;
   std::string tmpPath_;

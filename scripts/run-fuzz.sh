@@ -48,22 +48,27 @@ summary=()
 for t in "${targets[@]}"; do
   corpus="$B/corpus/$t"; findings="$B/findings/$t"
   mkdir -p "$corpus" "$findings"
+  # libFuzzer takes corpus directories only: single seed files are copied into the generated seeds.
+  mkdir -p "$B/seeds/$t"
   seeds=("$B/seeds/$t")
   [ -d "tests/fuzz/corpus/$t" ] && seeds+=("tests/fuzz/corpus/$t")
-  for s in ${repo_seeds[$t]}; do seeds+=("$s"); done
-  [ -d "$B/seeds/$t" ] || mkdir -p "$B/seeds/$t"
+  for s in ${repo_seeds[$t]}; do
+    if [ -d "$s" ]; then seeds+=("$s"); else cp "$s" "$B/seeds/$t/repo_$(basename "$s")"; fi
+  done
+  parallel=()
+  [ "$FJOBS" -le 1 ] || parallel=(-jobs="$FJOBS" -workers="$FJOBS")
   log="$B/fuzz-$t.log"
   echo "== fuzz_$t for ${SECS}s (seeds: ${seeds[*]})"
   set +e
   "$B/tests/fuzz/fuzz_$t" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=3072 -malloc_limit_mb=2048 \
     -max_len=1048576 -dict="tests/fuzz/dict/${dict[$t]}.dict" -artifact_prefix="$findings/" \
-    -print_final_stats=1 -jobs="$FJOBS" -workers="$FJOBS" "$corpus" "${seeds[@]}" >"$log" 2>&1
+    -print_final_stats=1 "${parallel[@]}" "$corpus" "${seeds[@]}" >"$log" 2>&1
   rc=$?
   set -e
-  # [ -jobs > 1 writes fuzz-<n>.log files of its own; the stats come from the single process otherwise ]
-  runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | awk '{s+=$2} END {print s+0}')
-  cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | awk '{print $2}')
-  ft=$(grep -oE 'ft: [0-9]+' "$log" | tail -1 | awk '{print $2}')
+  # (with -jobs > 1 libFuzzer writes fuzz-<n>.log files of its own in the working directory)
+  runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | awk '{s+=$2} END {print s+0}' || true)
+  cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | awk '{print $2}' || true)
+  ft=$(grep -oE 'ft: [0-9]+' "$log" | tail -1 | awk '{print $2}' || true)
   units=$(find "$corpus" -type f | wc -l)
   found=$(find "$findings" -type f | wc -l)
   summary+=("$(printf '%-11s %10s runs  cov %6s  ft %7s  corpus %6s  findings %s  (exit %s)' "$t" "$runs" "${cov:-?}" "${ft:-?}" "$units" "$found" "$rc")")

@@ -18,6 +18,15 @@ constexpr size_t kMaxNesting = 1000;
 
 /// A new storage with the bytes of `src`, each `esize`-byte element reversed (big- to little-endian).
 /// Trailing bytes that do not fill an element are copied as they are.
+// A bool element is one byte holding 0 or 1; any other byte in an archive's record would be read as an
+// invalid bool (undefined behaviour in every kernel). Such bytes become 1, Python's truth of a nonzero
+// byte. Only bytes that need it are written, so mapped copy-on-write records of valid bools stay shared.
+void normalizeBoolBytes(StorageImpl& s, size_t nbytes) {
+  auto* p = static_cast<unsigned char*>(s.data());
+  for (size_t i = 0; i < nbytes; ++i)
+    if (p[i] > 1) p[i] = 1;
+}
+
 Storage byteSwappedCopy(const StorageImpl& src, size_t esize) {
   Storage out = makeIntrusive<StorageImpl>(src.nbytes());
   const auto* in = static_cast<const unsigned char*>(src.data());
@@ -476,6 +485,7 @@ IValue Unpickler::persistentLoad(const IValue& pid) {
     if (!storage || storage->nbytes() < nbytes)
       fail(fmt::format("storage record '{}' is smaller than the {} bytes it should hold", echoExcerpt(key), nbytes));
     if (swapTensorBytes_ && esize > 1) storage = byteSwappedCopy(*storage, esize);
+    if (dtype == ScalarType::Bool) normalizeBoolBytes(*storage, nbytes);
     storages_.emplace(key, storage);
   }
   return IValue(Tensor::fromStorage(storage, dtype, {static_cast<int64_t>(numel)}, {1}, 0));

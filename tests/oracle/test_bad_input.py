@@ -217,3 +217,32 @@ def test_error_messages_cap_echoed_source_lines(run_kindling, tmp_path):
     res = run_kindling("run", src, "--function", "f")
     check_error(res, {1}, "undefined_name|too deeply nested", anywhere=[re.escape(f"(line of {len(line)} characters)")])
     assert len(res.stderr) < 2000, res.describe()
+
+
+def test_bool_bytes_other_than_0_and_1(run_kindling, tmp_path):
+    """A bool tensor's record holding a byte that is neither 0 nor 1 (found by fuzz_torch_save: reading it
+    as bool was undefined behaviour) reads as True, as torch.load's tensor behaves in every operation."""
+    import struct
+
+    good = tmp_path / "bools.pt"
+    torch.save((torch.tensor([True, False, True, False, False]),), good)
+    data = bytearray(good.read_bytes())
+    with zipfile.ZipFile(good) as z:
+        info = next(i for i in z.infolist() if i.filename.endswith("/data/0"))
+    name_len, extra_len = struct.unpack("<HH", data[info.header_offset + 26:info.header_offset + 30])
+    start = info.header_offset + 30 + name_len + extra_len
+    assert data[start:start + 5] == b"\x01\x00\x01\x00\x00"
+    data[start + 2] = 115
+    data[start + 4] = 0xFF
+    bad = tmp_path / "bools_bad.pt"
+    bad.write_bytes(bytes(data))
+    theirs = torch.load(bad)[0]
+    prog = tmp_path / "bools.py"
+    prog.write_text("import torch\n\ndef f(x: torch.Tensor) -> torch.Tensor:\n"
+                    "    return torch.stack([x.to(torch.int64), (~x).to(torch.int64), (x & x).to(torch.int64)])\n")
+    out = tmp_path / "out.pt"
+    res = run_kindling("run", prog, "--function", "f", "--input", bad, "--output", out)
+    assert_no_crash(res)
+    assert res.returncode == 0, res.stderr
+    want = torch.stack([theirs.to(torch.int64), (~theirs).to(torch.int64), (theirs & theirs).to(torch.int64)])
+    assert torch.equal(torch.load(out), want), (torch.load(out), want)

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <unordered_map>
 
+#include "core/internal_error.h"
+#include "ir/lint.h"
 #include "ir/operator_matching.h"
 #include "ir/subgraph.h"
 #include "tensor/tensor.h"
@@ -683,6 +685,13 @@ class Parser {
 void parseIR(const std::string& text, Graph& graph, const IRParserOptions& options) {
   Parser p(text, graph, options);
   p.parseGraph();
+  // Text can spell graphs no builder makes (a loop carrying an int into a Tensor output, an If whose
+  // condition is a string): the IR's rules are checked here, and breaking one is an error in the text.
+  try {
+    lintWithoutOperators(graph);
+  } catch (const InternalError& e) {
+    throw Error("IR parse error: the graph breaks a rule of the IR: " + e.detail());
+  }
 }
 
 std::shared_ptr<Graph> parseIR(const std::string& text, const IRParserOptions& options) {

@@ -44,6 +44,11 @@ namespace kindling {
 class Graph;
 
 /// Whether verifyGraph lints (see above). Thread-safe.
+/// Graph::lint's rules except [unbound] and [schema], and without the count of owned blocks in
+/// [dangling]: for graphs whose nodes need not name registered operators (the IR parser's, which reads
+/// operators Kindling lacks). Throws InternalError as Graph::lint does.
+void lintWithoutOperators(const Graph& graph);
+
 bool graphVerificationEnabled();
 void setGraphVerification(bool on);
 

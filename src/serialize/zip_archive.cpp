@@ -12,6 +12,7 @@
 #include <zip.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <unordered_set>
 
@@ -262,6 +263,20 @@ size_t ZipReader::recordSize(const std::string& name) const {
   zip_stat_init(&st);
   if (zip_stat_index(za_, static_cast<zip_uint64_t>(i), 0, &st) != 0 || !(st.valid & ZIP_STAT_SIZE))
     throw LoadError(fmt::format("archive '{}': cannot stat record '{}'", path_, name));
+  // A directory entry's size is only a claim: it must be one the record's bytes can produce, so that an
+  // archive of a few bytes cannot make a reader allocate gigabytes. Stored records hold exactly their
+  // size; deflate expands at most 1032:1.
+  if (st.valid & ZIP_STAT_COMP_SIZE) {
+    const uint64_t archiveSize = map_ ? map_->size : (buffer_ ? buffer_->nbytes() : UINT64_MAX);
+    const bool stored = (st.valid & ZIP_STAT_COMP_METHOD) && st.comp_method == ZIP_CM_STORE;
+    const bool deflated = (st.valid & ZIP_STAT_COMP_METHOD) && st.comp_method == ZIP_CM_DEFLATE;
+    if (st.comp_size > archiveSize || (stored && st.size != st.comp_size) ||
+        (deflated && st.size / 1032 > st.comp_size + 1))
+      throw LoadError(fmt::format("archive '{}' is truncated or corrupt: record '{}' claims {} bytes from {} "
+                                  "stored bytes in an archive of {}",
+                                  path_, name, st.size, st.comp_size,
+                                  archiveSize == UINT64_MAX ? std::string("unknown size") : std::to_string(archiveSize)));
+  }
   return static_cast<size_t>(st.size);
 }
 

@@ -106,9 +106,25 @@ graph(%x : Tensor, %b : bool):
   EXPECT_LINT(g, "graph lint [block]", "prim::If's block1 has 0 outputs, the node 1", "prim::If(%b)");
 }
 
-TEST(LintTest, IfBlockOutputOfTheWrongType) {
+// The IR parser applies the rules to what it reads: such text is rejected as an Error (not an
+// InternalError) that names the rule.
+static void expectParseRejects(const char* text, const std::string& rule, const std::string& detail) {
   Graph g;
-  parseIR(R"IR(
+  try {
+    parseIR(text, g);
+    ADD_FAILURE() << "parsed:\n" << text;
+  } catch (const InternalError& e) {
+    ADD_FAILURE() << "an InternalError: " << e.what();
+  } catch (const Error& e) {
+    std::string m = e.what();
+    EXPECT_NE(m.find("breaks a rule of the IR"), std::string::npos) << m;
+    EXPECT_NE(m.find(rule), std::string::npos) << m;
+    EXPECT_NE(m.find(detail), std::string::npos) << m;
+  }
+}
+
+TEST(LintTest, IfBlockOutputOfTheWrongType) {
+  expectParseRejects(R"IR(
 graph(%x : Tensor, %n : int, %b : bool):
   %r : Tensor = prim::If(%b)
     block0():
@@ -116,8 +132,18 @@ graph(%x : Tensor, %n : int, %b : bool):
     block1():
       -> (%n)
   return (%r)
-)IR", g);
-  EXPECT_LINT(g, "[block]", "block1 output 0 (%n : int) is not a subtype of %r : Tensor");
+)IR", "[block]", "block1 output 0 (%n : int) is not a subtype of %r : Tensor");
+}
+
+TEST(LintTest, LoopCarryingAnIntIntoATensor) {  // found by fuzz_irparser
+  expectParseRejects(R"IR(
+graph(%i.1 : int):
+  %3 : bool = prim::Constant[value=1]()
+  %i.25 : Tensor = prim::Loop(%i.1, %3, %i.1)
+    block0(%k : int, %c : Tensor):
+      -> (%3, %c)
+  return (%i.25)
+)IR", "[block]", "carried input 0 (%i.1 : int) is not a subtype of %i.25 : Tensor");
 }
 
 TEST(LintTest, IfWithOneBlock) {

@@ -47,6 +47,8 @@ status=0
 summary=()
 for t in "${targets[@]}"; do
   corpus="$B/corpus/$t"; findings="$B/findings/$t"
+  # Findings of an earlier run were reported by it: this run's directory starts empty.
+  rm -rf "$findings"
   mkdir -p "$corpus" "$findings"
   # libFuzzer takes corpus directories only: single seed files are copied into the generated seeds.
   mkdir -p "$B/seeds/$t"

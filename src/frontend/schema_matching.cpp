@@ -235,11 +235,11 @@ TypePtr evalTypeVariables(const TypePtr& t, const TypeEnv& env) {
 }
 
 Value* tryConvertToType(const SourceRange& loc, Graph& graph, const TypePtr& concrete, Value* value,
-                        bool allowConversions, const OperatorRegistry& registry) {
+                        Conversions conversions, const OperatorRegistry& registry) {
   // Conversion to Optional[T] is conversion to T (unless the value is already optional or None).
   if (concrete->kind() == TypeKind::Optional) {
     if (value->type()->kind() != TypeKind::Optional && value->type()->kind() != TypeKind::None)
-      return tryConvertToType(loc, graph, concrete->cast<OptionalType>()->elementType(), value, allowConversions,
+      return tryConvertToType(loc, graph, concrete->cast<OptionalType>()->elementType(), value, conversions,
                               registry);
   }
   TypePtr target = unwrapOptional(concrete);
@@ -265,7 +265,7 @@ Value* tryConvertToType(const SourceRange& loc, Graph& graph, const TypePtr& con
         std::vector<TypePtr> types;
         for (size_t i = 0; i < elems.size(); ++i) {
           unpack->output(i)->setType(elems[i]);
-          outs.push_back(tryConvertToType(loc, graph, ct->elements()[i], unpack->output(i), allowConversions, registry));
+          outs.push_back(tryConvertToType(loc, graph, ct->elements()[i], unpack->output(i), conversions, registry));
           types.push_back(outs.back()->type());
         }
         Node* tn = graph.insert(prim::TupleConstruct, outs, 1);  // no source range, as PyTorch's createTuple
@@ -274,7 +274,7 @@ Value* tryConvertToType(const SourceRange& loc, Graph& graph, const TypePtr& con
       }
     }
   }
-  if (allowConversions) {
+  if (conversions != Conversions::None) {
     const TypePtr& vt = value->type();
     bool isTensor = vt->kind() == TypeKind::Tensor;
     bool isNumber = vt->kind() == TypeKind::Number;
@@ -286,10 +286,9 @@ Value* tryConvertToType(const SourceRange& loc, Graph& graph, const TypePtr& con
     } else if (isNumber) {
       if (ck == TypeKind::Float) value = insertConversion(loc, graph, "aten::Float", value, registry);
       else if (ck == TypeKind::Int) value = insertConversion(loc, graph, "aten::Int", value, registry);
-    } else if (vt->kind() == TypeKind::Bool) {
+    } else if (vt->kind() == TypeKind::Bool && conversions == Conversions::Python) {
       if (ck == TypeKind::Float) value = insertConversion(loc, graph, "aten::Float", value, registry);
-      else if (ck == TypeKind::Int || ck == TypeKind::Number)
-        value = insertConversion(loc, graph, "aten::Int", value, registry);
+      else if (ck == TypeKind::Int) value = insertConversion(loc, graph, "aten::Int", value, registry);
     }
     if (value->type()->kind() == TypeKind::Str && ck == TypeKind::Device)
       value = insertConversion(loc, graph, "aten::device", value, registry);
@@ -312,7 +311,7 @@ Value* materialize(const NamedValue& nv, const TypePtr& formal, const TypeEnv& e
 }
 
 Value* tryMatchArgument(const Argument& schemaArg, Graph& graph, const SourceRange& loc, Value* value,
-                        std::ostream* failures, const std::function<std::ostream&()>& err, bool allowConversions,
+                        std::ostream* failures, const std::function<std::ostream&()>& err, Conversions conversions,
                         TypeEnv& env, const OperatorRegistry& registry) {
   // ScalarType/Layout/MemoryFormat take ints in both passes, as PyTorch (x.to(other, memory_format=2) is
   // to.other in the first pass); view.dtype is never matched (see tryMatchSchema).
@@ -336,7 +335,7 @@ Value* tryMatchArgument(const Argument& schemaArg, Graph& graph, const SourceRan
             << value->type()->annotationStr();
     return nullptr;
   }
-  value = tryConvertToType(loc, graph, concrete, value, allowConversions, registry);
+  value = tryConvertToType(loc, graph, concrete, value, conversions, registry);
   if (!value->type()->isSubtypeOf(concrete)) {
     if (failures) err() << typeMismatch(arg, value->type());
     return nullptr;
@@ -345,14 +344,14 @@ Value* tryMatchArgument(const Argument& schemaArg, Graph& graph, const SourceRan
 }
 
 Value* tryCreateList(const TypePtr& elemType, Graph& graph, const SourceRange& loc, const std::vector<NamedValue>& varargs,
-                     std::ostream* failures, const std::function<std::ostream&()>& err, bool allowConversions,
+                     std::ostream* failures, const std::function<std::ostream&()>& err, Conversions conversions,
                      TypeEnv& env, const OperatorRegistry& registry) {
   Argument elemArg;
   elemArg.name = "<varargs>";
   elemArg.type = elemType;
   std::vector<Value*> elems;
   for (auto& nv : varargs) {
-    Value* v = tryMatchArgument(elemArg, graph, loc, materialize(nv, elemType, env, graph), failures, err, allowConversions, env, registry);
+    Value* v = tryMatchArgument(elemArg, graph, loc, materialize(nv, elemType, env, graph), failures, err, conversions, env, registry);
     if (!v) return nullptr;
     elems.push_back(v);
   }
@@ -365,7 +364,7 @@ std::optional<MatchedSchema> tryMatchSchema(const FunctionSchema& schema, const 
                                             const std::vector<NamedValue>& args,
                                             const std::vector<NamedValue>& kwargs,
                                             std::optional<NamedValue> self, std::ostream* failures,
-                                            bool allowConversions, const OperatorRegistry& registry) {
+                                            Conversions conversions, const OperatorRegistry& registry) {
   // PyTorch's isBlockListedSchema: the JIT cannot tell x.view(1) from x.view(torch.int8) (ScalarType is an
   // int), so aten::view.dtype is never matched and x.view(torch.int32) views as shape [3].
   if (schema.name == "aten::view" && schema.overloadName == "dtype") return std::nullopt;
@@ -386,12 +385,12 @@ std::optional<MatchedSchema> tryMatchSchema(const FunctionSchema& schema, const 
       aloc = self->loc;
       self.reset();
     } else if (!arg.kwargOnly && usedArgs < args.size()) {
-      if (allowConversions && varargsCanBeUsedAsList(schema, i, arg)) {
+      if (conversions != Conversions::None && varargsCanBeUsedAsList(schema, i, arg)) {
         Value* v = args[usedArgs].value;
         if (v && v->type()->kind() != TypeKind::List && !convertibleToList(v->type(), unwrapOptional(arg.type))) {
           TypePtr elemType = unwrapOptional(arg.type)->cast<ListType>()->elementType();
           std::vector<NamedValue> rest(args.begin() + static_cast<long>(usedArgs), args.end());
-          Value* list = tryCreateList(elemType, graph, loc, rest, failures, err, allowConversions, env, registry);
+          Value* list = tryCreateList(elemType, graph, loc, rest, failures, err, conversions, env, registry);
           if (!list) return std::nullopt;
           usedArgs = args.size();
           positional.push_back(list);
@@ -430,7 +429,7 @@ std::optional<MatchedSchema> tryMatchSchema(const FunctionSchema& schema, const 
         }
       }
     }
-    Value* v = tryMatchArgument(arg, graph, aloc, actual, failures, err, allowConversions, env, registry);
+    Value* v = tryMatchArgument(arg, graph, aloc, actual, failures, err, conversions, env, registry);
     if (!v) return std::nullopt;
     positional.push_back(v);
   }
@@ -475,9 +474,9 @@ std::pair<size_t, MatchedSchema> matchSchemas(const std::vector<const FunctionSc
                                               const std::optional<NamedValue>& self,
                                               const OperatorRegistry& registry) {
   Node* marker = graph.insertPoint()->prev();
-  for (bool allowConversions : {false, true}) {
+  for (Conversions conversions : {Conversions::None, Conversions::Implicit, Conversions::Python}) {
     for (size_t i = 0; i < schemas.size(); ++i) {
-      auto m = tryMatchSchema(*schemas[i], loc, graph, args, kwargs, self, nullptr, allowConversions, registry);
+      auto m = tryMatchSchema(*schemas[i], loc, graph, args, kwargs, self, nullptr, conversions, registry);
       if (m) return {i, std::move(*m)};
       rollback(graph, marker);
     }
@@ -485,7 +484,7 @@ std::pair<size_t, MatchedSchema> matchSchemas(const std::vector<const FunctionSc
   // Render the failures (second pass semantics, as PyTorch).
   std::stringstream failures;
   for (size_t i = 0; i < schemas.size(); ++i) {
-    tryMatchSchema(*schemas[i], loc, graph, args, kwargs, self, &failures, true, registry);
+    tryMatchSchema(*schemas[i], loc, graph, args, kwargs, self, &failures, Conversions::Implicit, registry);
     rollback(graph, marker);
   }
   if (schemas.size() == 1) throw CompileError(failures.str(), loc);
@@ -578,7 +577,7 @@ std::optional<std::pair<size_t, MatchedSchema>> matchWithNoneAttributes(
       else newKwargs.push_back(*v);
     }
     if (ok && !why.empty()) {
-      auto m = tryMatchSchema(schema, loc, graph, newArgs, newKwargs, newSelf, nullptr, true, registry);
+      auto m = tryMatchSchema(schema, loc, graph, newArgs, newKwargs, newSelf, nullptr, Conversions::Python, registry);
       if (m) {
         Value* msg = graph.insertConstant(IValue(why), loc);
         Value* cls = graph.insertConstant(IValue(std::string("builtins.TypeError")), loc);

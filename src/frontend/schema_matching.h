@@ -7,10 +7,15 @@
 //   - a homogeneous tuple converts to a list argument; trailing positional arguments pack into a
 //     final non-broadcast list argument (`x.view(1, -1)`, `x.permute(0, 2, 1)`);
 //   - an empty list literal takes the list type the argument expects;
-//   - with conversions allowed (second pass): Tensor → int/float/Scalar via aten::IntImplicit/
-//     FloatImplicit/ScalarImplicit, Scalar → int/float via aten::Int/aten::Float, bool → int/float,
-//     str → Device via aten::device. No int → float conversion (TorchScript has none).
-//   - overloads are tried in registration order, first without then with conversions; the first match wins.
+//   - with PyTorch's implicit conversions (second pass): Tensor → int/float/Scalar via aten::IntImplicit/
+//     FloatImplicit/ScalarImplicit, Scalar → int/float via aten::Int/aten::Float, str → Device via
+//     aten::device. No int → float conversion (TorchScript has none).
+//   - with Python's conversions (third pass, Kindling's extension; PyTorch 1.13 rejects these calls): a bool
+//     where an int or float is expected, via aten::Int/aten::Float, as Python's bool is an int (True + 1 == 2).
+//     Never a bool as a Scalar: the number would change a result's dtype (torch.full([2], True) is a bool
+//     tensor in Python), so such a call stays an error as in PyTorch.
+//   - overloads are tried in registration order at each level in turn; the first match wins, so an overload
+//     taking bools (prim::max(bool[]) for max(a, b)) is chosen before any bool is converted.
 // Nodes created while trying an overload that then fails are removed again.
 // Errors follow PyTorch's text: "Expected a value of type 'float' for argument 'p' but instead found
 // type 'int'." and, for several overloads, "Arguments for call are not valid.\nThe following variants
@@ -26,6 +31,14 @@
 #include "ops/registry/operator.h"
 
 namespace kindling {
+
+/// How far matching may convert an argument (see the header comment): matchSchemas tries every overload
+/// at each level in this order.
+enum class Conversions {
+  None,      ///< subtypes only
+  Implicit,  ///< PyTorch's implicit conversions, and trailing positional arguments packed into a list
+  Python,    ///< also bool → int/float
+};
 
 /// One argument of a call: its value, the keyword name ("" when positional) and its source range.
 struct NamedValue {
@@ -56,7 +69,7 @@ std::optional<MatchedSchema> tryMatchSchema(const FunctionSchema& schema, const 
                                             const std::vector<NamedValue>& args,
                                             const std::vector<NamedValue>& kwargs,
                                             std::optional<NamedValue> self, std::ostream* failures,
-                                            bool allowConversions, const OperatorRegistry& registry);
+                                            Conversions conversions, const OperatorRegistry& registry);
 
 /// Picks the first matching schema (index into `schemas`) or throws CompileError listing every variant.
 std::pair<size_t, MatchedSchema> matchSchemas(const std::vector<const FunctionSchema*>& schemas,
@@ -66,10 +79,11 @@ std::pair<size_t, MatchedSchema> matchSchemas(const std::vector<const FunctionSc
                                               const std::optional<NamedValue>& self,
                                               const OperatorRegistry& registry);
 
-/// Converts `value` towards `concrete` where TorchScript converts implicitly (see the header comment);
-/// returns `value` unchanged when no conversion applies. Does not check the result's type.
+/// Converts `value` towards `concrete` where TorchScript converts implicitly, as far as `conversions`
+/// allows (see the header comment); returns `value` unchanged when no conversion applies. Does not check
+/// the result's type. Assignments, returns and literals with a declared type use Conversions::Python.
 Value* tryConvertToType(const SourceRange& loc, Graph& graph, const TypePtr& concrete, Value* value,
-                        bool allowConversions, const OperatorRegistry& registry);
+                        Conversions conversions, const OperatorRegistry& registry);
 
 /// Emits a call of the builtin operator `name` ("aten::add"): matches the overloads, inserts the node
 /// (kind = the schema's name, inputs = every schema argument, setOp = the chosen Operator, typed outputs)

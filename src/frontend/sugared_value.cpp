@@ -431,7 +431,7 @@ void SimpleValue::setAttr(const SourceRange& loc, FunctionEmitter& m, const std:
   }
   if (slot < 0) throw CompileError("Tried to set nonexistent attribute: " + field + ". Did you forget to initialize it in __init__()?", loc);
   const TypePtr& at = ct->attributes()[static_cast<size_t>(slot)].type;
-  v = tryConvertToType(loc, m.graph(), at, v, true, m.registry());
+  v = tryConvertToType(loc, m.graph(), at, v, Conversions::Python, m.registry());
   if (!v->type()->isSubtypeOf(at))
     throw CompileError("Wrong type for attribute assignment. Expected " + at->annotationStr() + " but got " +
                            v->type()->annotationStr(),

@@ -33,7 +33,7 @@ void FunctionEmitter::emitAssign(const AssignStmt& s) {
   }
   if (declared) {
     Value* v = rhs->asValue(s.value->range, *this);
-    v = tryConvertToType(s.value->range, graph_, declared, v, true, *registry_);
+    v = tryConvertToType(s.value->range, graph_, declared, v, Conversions::Python, *registry_);
     if (!v->type()->isSubtypeOf(declared))
       throw CompileError("Variable '" + dottedName(s.targets[0]) + "' is annotated with type " +
                              typeNameForMsg(declared) + " but is being assigned to a value of type " +

@@ -34,7 +34,7 @@ void setVar(FunctionEmitter& m, Environment& env, const std::string& name, const
         const TypePtr& pt = pv->value->type();
         TypeKind pk = pt->kind() == TypeKind::Optional ? pt->cast<OptionalType>()->elementType()->kind() : pt->kind();
         if (pk == TypeKind::Float || pk == TypeKind::Int) {
-          value = tryConvertToType(loc, m.graph(), pv->value->type(), value, true, m.registry());
+          value = tryConvertToType(loc, m.graph(), pv->value->type(), value, Conversions::Implicit, m.registry());
           v = std::make_shared<SimpleValue>(value);
           sv = static_cast<SimpleValue*>(v.get());
         }

@@ -41,7 +41,7 @@ Value* FunctionEmitter::emitListLiteral(const SequenceExpr& e, const TypePtr& ty
   if (elemHint) {
     elemType = elemHint;
     for (size_t i = 0; i < vs.size(); ++i) {
-      vs[i] = tryConvertToType(e.elts[i]->range, graph_, elemHint, vs[i], true, *registry_);
+      vs[i] = tryConvertToType(e.elts[i]->range, graph_, elemHint, vs[i], Conversions::Python, *registry_);
       if (!vs[i]->type()->isSubtypeOf(elemHint)) {
         // as PyTorch: name the elements' unified type
         TypePtr unified = vs[0]->type();
@@ -77,7 +77,7 @@ Value* FunctionEmitter::emitDictLiteral(const DictExpr& e, const TypePtr& typeHi
   for (size_t i = 0; i < e.keys.size(); ++i) {
     Value* k = emitExpr(e.keys[i], dh ? dh->keyType() : nullptr);
     Value* v = emitExpr(e.values[i], dh ? dh->valueType() : nullptr);
-    if (dh) v = tryConvertToType(e.values[i]->range, graph_, dh->valueType(), v, true, *registry_);
+    if (dh) v = tryConvertToType(e.values[i]->range, graph_, dh->valueType(), v, Conversions::Python, *registry_);
     if (!kt) {
       kt = k->type();
       vt = v->type();

@@ -45,7 +45,7 @@ SugaredValuePtr FunctionEmitter::emitSpecialForm(const SpecialFormValue& f, cons
     nargs(2, 2);
     TypePtr t = typeParser_.parse(c.args[0]);
     Value* v = emitExpr(c.args[1], t);
-    v = tryConvertToType(loc, graph_, t, v, true, *registry_);
+    v = tryConvertToType(loc, graph_, t, v, Conversions::Python, *registry_);
     if (!v->type()->isSubtypeOf(t))
       throw CompileError("expected an expression of type " + typeNameForMsg(t) + " but found " + typeNameForMsg(v->type()),
                          c.args[1]->range);

@@ -140,7 +140,7 @@ FunctionEmitter::BlockExit FunctionEmitter::emitStatement(const StmtPtr& s, cons
         auto& r = s->as<ReturnStmt>();
         Value* v = r.value ? emitExpr(r.value, declaredReturn_) : insertConstant(IValue(), s->range);
         if (declaredReturn_) {
-          v = tryConvertToType(s->range, graph_, declaredReturn_, v, true, *registry_);
+          v = tryConvertToType(s->range, graph_, declaredReturn_, v, Conversions::Python, *registry_);
           if (!v->type()->isSubtypeOf(declaredReturn_))
             throw CompileError("Return value was annotated as having type " + typeNameForMsg(declaredReturn_) +
                                    " but is actually of type " + typeNameForMsg(v->type()),
@@ -212,7 +212,7 @@ void FunctionEmitter::emitReturn(const ReturnStmt& s) {
     returnTypes_.push_back(v->type());
   }
   if (declaredReturn_) {
-    v = tryConvertToType(s.range, graph_, declaredReturn_, v, true, *registry_);
+    v = tryConvertToType(s.range, graph_, declaredReturn_, v, Conversions::Python, *registry_);
     if (!v->type()->isSubtypeOf(declaredReturn_))
       throw CompileError("Return value was annotated as having type " + typeNameForMsg(declaredReturn_) +
                              " but is actually of type " + typeNameForMsg(v->type()),

@@ -26,6 +26,31 @@ std::unordered_map<std::string, std::unordered_map<std::string, std::vector<std:
   return *table;
 }
 
+// `super` in a method compiled from Python: the Python object that walks self's class's MRO and compiles
+// the base implementation (kindling/jit/_recursive.py's _Super.method_for).
+struct PythonSuperValue : SuperValue {
+  explicit PythonSuperValue(py::object r) : resolver(std::move(r)) {}
+  ~PythonSuperValue() override {
+    py::gil_scoped_acquire gil;
+    resolver = py::object();
+  }
+  std::string methodFor(const SourceRange& loc, const TypePtr& selfType, const std::string& startClass,
+                        const std::string& field) override {
+    auto* cls = selfType->cast<ClassType>();
+    if (!cls || !cls->isModule())
+      throw CompileError("super() is supported in methods of nn.Module subclasses, not on '" + selfType->annotationStr() +
+                             "'",
+                         loc);
+    py::gil_scoped_acquire gil;
+    try {
+      return resolver.attr("method_for")(cls->qualName(), startClass, field).cast<std::string>();
+    } catch (py::error_already_set& e) {
+      rethrowAsCompileError(e, "while resolving super()." + field, loc);
+    }
+  }
+  py::object resolver;
+};
+
 // A Python module other than the namespaces the frontend knows: `mymod.helper(x)`, `kindling.jit.annotate`.
 struct PythonModuleValue : SugaredValue {
   PythonModuleValue(py::object m, std::shared_ptr<PythonResolver> r) : module(std::move(m)), resolver(std::move(r)) {}
@@ -327,6 +352,7 @@ SugaredValuePtr PythonResolver::objectToSugared(py::handle obj, const std::strin
   if (tag == "builtin_op") return std::make_shared<BuiltinFunction>(t[1].cast<std::string>());
   if (tag == "ignored") return std::make_shared<IgnoredFunctionValue>(t[1].cast<std::string>());
   if (tag == "error") throw CompileError(t[1].cast<std::string>(), loc);
+  if (tag == "super") return std::make_shared<PythonSuperValue>(py::reinterpret_borrow<py::object>(t[1]));
   if (tag == "annotation") throw CompileError("'" + name + "' is a type, not a value", loc);
   if (tag == "module_class")
     throw CompileError("'" + name + "' is an nn.Module subclass: compiled code can use it in isinstance() only; "

@@ -274,6 +274,8 @@ class FunctionEmitter {
   Value* emitToBool(const SourceRange& loc, Value* v);
   SugaredValuePtr emitApply(const CallExpr& c, size_t nBinders, const TypePtr& typeHint);
   SugaredValuePtr emitSpecialForm(const SpecialFormValue& f, const CallExpr& c, const TypePtr& typeHint);
+  /// `super()` / `super(C, self)` (see SuperValue).
+  SugaredValuePtr emitSuper(const std::shared_ptr<SuperValue>& super, const CallExpr& c);
   std::vector<NamedValue> emitArgs(const std::vector<ExprPtr>& args);
   std::vector<NamedValue> emitKwargs(const std::vector<Keyword>& kws);
   Value* emitBinOp(const SourceRange& loc, BinOpKind op, Value* lhs, Value* rhs, const SourceRange& lloc, const SourceRange& rloc);
@@ -287,8 +289,13 @@ class FunctionEmitter {
   Value* emitTupleLiteral(const SequenceExpr& e, const TypePtr& typeHint);
   Value* emitListComprehension(const ComprehensionExpr& e, const TypePtr& typeHint);
   Value* emitDictComprehension(const ComprehensionExpr& e, const TypePtr& typeHint);
-  /// The `for` clauses of `e` from `index` on: nested loops and `if`s, `onElement` emitted innermost.
-  void emitComprehensionClauses(const ComprehensionExpr& e, size_t index, const std::function<void()>& onElement);
+  /// The `for` clauses of `e` from `index` on: nested loops and `if`s, `onElement` emitted innermost. With
+  /// `proceed` (emits a bool Value), every loop stops, and every unrolled element is skipped, once it is false.
+  void emitComprehensionClauses(const ComprehensionExpr& e, size_t index, const std::function<void()>& onElement,
+                                const std::function<Value*()>& proceed = nullptr);
+  /// any(<generator>) / all(<generator>) as Python runs them: elements are evaluated only until one is true
+  /// (any) or false (all); the rest, and the iterables of later clauses, are never evaluated.
+  Value* emitShortCircuitAnyAll(const ComprehensionExpr& e, bool isAny, const SourceRange& loc);
   /// The elements of `e` when every iterable is a tuple and every condition static (tuple(<generator>)).
   std::vector<SugaredValuePtr> emitUnrolledComprehension(const ComprehensionExpr& e);
   Value* emitJoinedStr(const JoinedStrExpr& e);

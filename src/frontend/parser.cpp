@@ -756,7 +756,7 @@ class Parser {
             fail("**kwargs arguments are not supported in TorchScript");
           } else {
             ExprPtr a = testOrStar();
-            if (isKw("for")) a = comprehension(ExprKind::ListComp, a->range.start, a, nullptr, ")");
+            if (isKw("for")) a = generatorExpression(a->range.start, a);
             if (!kws.empty() && a->kind != ExprKind::Starred)
               throw CompileError("positional argument follows keyword argument", a->range);
             args.push_back(a);
@@ -812,7 +812,14 @@ class Parser {
     return std::make_shared<SliceExpr>(rangeFrom(start), a, b, c);
   }
 
-  ExprPtr comprehension(ExprKind kind, size_t start, ExprPtr elt, ExprPtr value, const char* closer) {
+  // A generator expression: emitted as a list comprehension, except where its laziness shows (any/all stop
+  // at the first element that decides them).
+  ExprPtr generatorExpression(size_t start, ExprPtr elt) {
+    return comprehension(ExprKind::ListComp, start, std::move(elt), nullptr, ")", /*generator=*/true);
+  }
+
+  ExprPtr comprehension(ExprKind kind, size_t start, ExprPtr elt, ExprPtr value, const char* closer,
+                        bool generator = false) {
     std::vector<Comprehension> gens;
     while (acceptKw("for")) {
       Comprehension g;
@@ -823,7 +830,7 @@ class Parser {
       gens.push_back(std::move(g));
     }
     if (!isOp(closer)) expected(std::string("'") + closer + "'");
-    return std::make_shared<ComprehensionExpr>(kind, rangeFrom(start), elt, value, std::move(gens));
+    return std::make_shared<ComprehensionExpr>(kind, rangeFrom(start), elt, value, std::move(gens), generator);
   }
 
   ExprPtr atom() {
@@ -852,9 +859,9 @@ class Parser {
       if (acceptOp(")")) return std::make_shared<SequenceExpr>(ExprKind::Tuple, rangeFrom(start), std::vector<ExprPtr>{});
       ExprPtr first = testOrStar();
       if (isKw("for")) {
-        ExprPtr c = comprehension(ExprKind::ListComp, start, first, nullptr, ")");
+        ExprPtr c = generatorExpression(start, first);
         expectOp(")");
-        return c;  // generator expression: treated as a list comprehension
+        return c;
       }
       if (!isOp(",")) {
         expectOp(")");

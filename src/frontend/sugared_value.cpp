@@ -773,4 +773,9 @@ SugaredValuePtr CastValue::call(const SourceRange& loc, FunctionEmitter& m, cons
   return m.builtinCall(loc, opName, args, kwargs);
 }
 
+SugaredValuePtr BoundSuperValue::attr(const SourceRange& loc, FunctionEmitter& m, const std::string& field) {
+  std::string method = super->methodFor(loc, self->type(), startClass, field);
+  return SimpleValue(self).attr(loc, m, method);
+}
+
 }  // namespace kindling

@@ -201,8 +201,8 @@ struct Comprehension {
 
 /// [elt for ...] and {key: value for ...}; `value` is null for list comprehensions.
 struct ComprehensionExpr : Expr {
-  ComprehensionExpr(ExprKind k, SourceRange r, ExprPtr e, ExprPtr v, std::vector<Comprehension> g)
-      : Expr(k, std::move(r)), elt(std::move(e)), value(std::move(v)), generators(std::move(g)) {
+  ComprehensionExpr(ExprKind k, SourceRange r, ExprPtr e, ExprPtr v, std::vector<Comprehension> g, bool gen = false)
+      : Expr(k, std::move(r)), elt(std::move(e)), value(std::move(v)), generators(std::move(g)), generator(gen) {
     above(elt);
     above(value);
     for (const Comprehension& c : generators) {
@@ -214,6 +214,7 @@ struct ComprehensionExpr : Expr {
   ExprPtr elt;    // list element, or dict key
   ExprPtr value;  // dict value
   std::vector<Comprehension> generators;
+  bool generator = false;  // written as a generator expression `(x for ...)`, not `[x for ...]`
 };
 
 /// f"a{x}b{y:fmt}" — parts alternate between literal text (StrExpr) and formatted expressions.

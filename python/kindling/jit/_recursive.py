@@ -117,6 +117,63 @@ def _compile_method_on_demand(qualname, name):
     return True
 
 
+class _Super:
+    """What `super` names in a compiled method (kindling/jit/_sources.py's resolution callback gives it):
+    `super().name` / `super(C, self).name` is found as Python finds it, in the MRO of self's class after C
+    (the class defining the method when omitted), and compiled as a method of self's module class: under
+    its own name when self.name is that same function, else as `name__super_<Base>` (a name the archive
+    keeps, so torch.jit.load runs it). torch.jit.script rejects super() ("'Tensor' object has no attribute
+    or method 'forward'" for super().forward)."""
+
+    def __init__(self, defining_class, rcb):
+        self.defining_class = defining_class
+        self.rcb = rcb
+
+    def method_for(self, self_qualname, start_name, name):
+        if name == "__init__":
+            raise _C.CompileError("super().__init__() cannot be called from compiled code: modules are constructed "
+                                  "in Python, before scripting")
+        entry = _classes_by_name.get(self_qualname)
+        if entry is None:
+            raise _C.CompileError("super() is supported in methods of nn.Module subclasses being scripted")
+        concrete, cls = entry
+        if start_name:
+            start = self.rcb(start_name)
+            if not isinstance(start, type):
+                raise _C.CompileError("super(%s, self): '%s' is not a class" % (start_name, start_name))
+        else:
+            start = self.defining_class
+            if start is None:
+                raise _C.CompileError("super() without arguments needs the class defining the method "
+                                      "(its __class__ cell); write super(C, self)")
+        mro = cls.__mro__
+        if start not in mro:
+            raise _C.CompileError("super(type, obj): obj must be an instance or subtype of type (%s is not a base "
+                                  "of %s)" % (start.__name__, cls.__name__))
+        for base in mro[mro.index(start) + 1:]:
+            if name in vars(base):
+                item = vars(base)[name]
+                break
+        else:
+            raise _C.CompileError("'super' object has no attribute '%s'" % name)
+        if base.__module__ == torch.nn.Module.__module__ and base is torch.nn.Module:
+            raise _C.CompileError("super().%s is torch.nn.Module.%s, which compiled code cannot call" % (name, name))
+        if not inspect.isfunction(item):
+            raise _C.CompileError("super().%s is not a method of %s (only methods can be called through super())"
+                                  % (name, base.__name__))
+        if inspect.getattr_static(cls, name, None) is item:
+            if not concrete.jit_type.has_method(name):
+                _define_method(concrete, item, name, base)
+            return name
+        method = "%s__super_%s" % (name, re.sub(r"\W", "_", base.__qualname__))
+        if not concrete.jit_type.has_method(method):
+            src, filename, first = _sources.definition_source(item)
+            concrete.jit_type.define_method(src, filename, first, _sources.resolution_callback(item),
+                                            _markers.is_unused(item), _sources.default_args(item),
+                                            signature=(_renamed_def(src, method), filename, first))
+        return method
+
+
 def _compile_methods(concrete, nn_module):
     cls = type(nn_module)
     _classes_by_name[concrete.jit_type.qualified_name] = (concrete, cls)

@@ -18,6 +18,7 @@ import torch
 
 from .. import _C
 from . import _markers, _sources, _state
+from ._recursive import _Super
 from ._script_module import ScriptFunction
 
 _function_cache = weakref.WeakKeyDictionary()   # Python function -> ScriptFunction
@@ -260,6 +261,8 @@ def _classify(obj):
     """What a Python object is to the compiler (the tuple forms are listed in python_resolver.h)."""
     if _is_constant(obj):
         return ("constant", obj)
+    if isinstance(obj, _Super):
+        return ("super", obj)
     op = _builtin_operator(obj)
     if op is not None:
         return ("builtin_op", op)

@@ -61,9 +61,19 @@ def _lookup(env, name):
 
 
 def resolution_callback(fn):
-    """name -> object for `fn`'s globals and closure (torch's createResolutionCallbackFromClosure)."""
+    """name -> object for `fn`'s globals and closure (torch's createResolutionCallbackFromClosure). The
+    builtin `super` resolves to a kindling.jit._recursive._Super holding the class that defines `fn` (its
+    `__class__` cell, which Python creates for a method that calls super()) and this callback (to find
+    the class named in super(C, self))."""
     env = _closure_of(fn)
-    return lambda name: _lookup(env, name)
+
+    def rcb(name):
+        obj = _lookup(env, name)
+        if name == "super" and obj is builtins.super:
+            from ._recursive import _Super
+            return _Super(env.get("__class__"), rcb)
+        return obj
+    return rcb
 
 
 def class_resolution_callback(cls):

@@ -181,12 +181,40 @@ SugaredValuePtr FunctionEmitter::emitApply(const CallExpr& c, size_t nBinders, c
     callee = emitSugaredExpr(c.func);
   }
   if (auto* sf = dynamic_cast<SpecialFormValue*>(callee.get())) return emitSpecialForm(*sf, c, typeHint);
+  if (auto super = std::dynamic_pointer_cast<SuperValue>(callee)) return emitSuper(super, c);
+  if (auto* bf = dynamic_cast<BuiltinFunction*>(callee.get())) {
+    // any(x for ...) / all(x for ...) stop at the deciding element, as Python's
+    bool isAny = bf->name == "aten::any", isAll = bf->name == "aten::all";
+    if ((isAny || isAll) && !bf->self && c.func->kind == ExprKind::Name && c.args.size() == 1 && c.keywords.empty() &&
+        c.args[0]->kind == ExprKind::ListComp && c.args[0]->as<ComprehensionExpr>().generator)
+      return std::make_shared<SimpleValue>(emitShortCircuitAnyAll(c.args[0]->as<ComprehensionExpr>(), isAny, c.range));
+  }
   auto args = emitArgs(c.args);
   auto kwargs = emitKwargs(c.keywords);
   if (auto* bf = dynamic_cast<BuiltinFunction*>(callee.get()))
     if (auto sorted = tryEmitClassListSort(c.range, *bf, args, kwargs)) return sorted;
   // materialize empty list literals for non-builtin callees lazily in schema matching; others need values
   return callee->call(c.range, *this, args, kwargs, nBinders);
+}
+
+SugaredValuePtr FunctionEmitter::emitSuper(const std::shared_ptr<SuperValue>& super, const CallExpr& c) {
+  // super(): the method's first argument; super(C, self): C by name (the resolver finds it), self a value
+  if (!c.keywords.empty() || (c.args.size() != 0 && c.args.size() != 2))
+    throw CompileError("super() takes no arguments, or a class and self (super(C, self))", c.range);
+  if (c.args.empty()) {
+    if (graph_.inputs().empty() || graph_.inputs()[0]->type()->kind() != TypeKind::Class)
+      throw CompileError("super() without arguments is only supported in a method (its first argument is self)",
+                         c.range);
+    return std::make_shared<BoundSuperValue>(super, graph_.inputs()[0], "");
+  }
+  if (c.args[0]->kind != ExprKind::Name)
+    throw CompileError("super(C, self): the first argument must name a class", c.args[0]->range);
+  Value* self = emitExpr(c.args[1]);
+  if (self->type()->kind() != TypeKind::Class)
+    throw CompileError("super(C, self): the second argument must be an object, not '" + self->type()->annotationStr() +
+                           "'",
+                       c.args[1]->range);
+  return std::make_shared<BoundSuperValue>(super, self, c.args[0]->as<NameExpr>().id);
 }
 
 }  // namespace kindling

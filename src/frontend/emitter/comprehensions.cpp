@@ -17,7 +17,8 @@ using namespace emitter;
 
 
 void FunctionEmitter::emitComprehensionClauses(const ComprehensionExpr& e, size_t index,
-                                               const std::function<void()>& onElement) {
+                                               const std::function<void()>& onElement,
+                                               const std::function<Value*()>& proceed) {
   if (index == e.generators.size()) {
     onElement();
     return;
@@ -28,7 +29,7 @@ void FunctionEmitter::emitComprehensionClauses(const ComprehensionExpr& e, size_
   SugaredValuePtr it = emitSugaredExpr(g.iter);
   std::function<void(size_t)> emitIfs = [&](size_t k) {
     if (k == g.ifs.size()) {
-      emitComprehensionClauses(e, index + 1, onElement);
+      emitComprehensionClauses(e, index + 1, onElement, proceed);
       return;
     }
     CondValue c = emitCondExpr(g.ifs[k]);
@@ -51,13 +52,26 @@ void FunctionEmitter::emitComprehensionClauses(const ComprehensionExpr& e, size_
     for (auto& el : it->asTuple(g.iter->range, *this)) {
       auto frame = std::make_shared<Environment>(env_->block, env_);
       env_ = frame;
-      bindAndEmit(el);
+      if (proceed) {
+        CondValue go;
+        go.value = proceed();
+        emitIfBranches(
+            go,
+            [&]() {
+              bindAndEmit(el);
+              return BlockExit{};
+            },
+            []() { return BlockExit{}; }, e.range);
+      } else {
+        bindAndEmit(el);
+      }
       env_ = frame->next;
     }
   } else {
     IterPlan plan = planIteration(*this, g.iter->range, it);
     Value* trip = iterationTripCount(*this, e.range, plan);
-    Node* n = graph_.insert(prim::Loop, {trip, insertConstant(IValue(true), e.range)}, 0);
+    Value* start = proceed ? proceed() : insertConstant(IValue(true), e.range);
+    Node* n = graph_.insert(prim::Loop, {trip, start}, 0);
     n->setSourceRange(e.range);
     Block* b = n->addBlock();
     Value* idx = b->addInput();
@@ -67,7 +81,7 @@ void FunctionEmitter::emitComprehensionClauses(const ComprehensionExpr& e, size_
     {
       WithInsertPoint guard(b);
       bindAndEmit(iterationElement(*this, e.range, plan, idx));
-      b->registerOutput(insertConstant(IValue(true), e.range));
+      b->registerOutput(proceed ? proceed() : insertConstant(IValue(true), e.range));
     }
     env_ = lf->next;
   }
@@ -93,6 +107,36 @@ Value* FunctionEmitter::emitListComprehension(const ComprehensionExpr& e, const 
     builtinCall(e.range, "aten::append", {NamedValue(e.range, out)}, {}, NamedValue(e.range, "self", list));
   });
   return list;
+}
+
+Value* FunctionEmitter::emitShortCircuitAnyAll(const ComprehensionExpr& e, bool isAny, const SourceRange& loc) {
+  // The deciding element is recorded in a list (mutable across the loops, which carry no values): the
+  // loops run while it is empty.
+  Node* ln = graph_.insert(prim::ListConstruct, {}, 1);
+  Value* decided = ln->output();
+  decided->setType(ListType::create(BoolType()));
+  auto undecided = [&]() -> Value* {
+    Value* n = builtinCall(loc, "aten::len", {NamedValue(loc, decided)})->asValue(loc, *this);
+    return builtinCall(loc, "aten::eq", {NamedValue(loc, n), NamedValue(loc, insertConstant(IValue(int64_t{0}), loc))})
+        ->asValue(loc, *this);
+  };
+  emitComprehensionClauses(
+      e, 0,
+      [&]() {
+        CondValue c = emitCondExpr(e.elt);
+        auto record = [&]() {
+          builtinCall(loc, "aten::append", {NamedValue(loc, insertConstant(IValue(isAny), loc))}, {},
+                      NamedValue(loc, "self", decided));
+          return BlockExit{};
+        };
+        auto nothing = []() { return BlockExit{}; };
+        if (isAny) emitIfBranches(c, record, nothing, e.elt->range);
+        else emitIfBranches(c, nothing, record, e.elt->range);
+      },
+      undecided);
+  Value* u = undecided();
+  if (isAny) return builtinCall(loc, "aten::__not__", {NamedValue(loc, u)})->asValue(loc, *this);
+  return u;
 }
 
 Value* FunctionEmitter::emitDictComprehension(const ComprehensionExpr& e, const TypePtr& typeHint) {

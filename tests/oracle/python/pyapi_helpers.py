@@ -8,6 +8,8 @@ built (no pybind11/python3-dev at configure time); a built package that fails to
   are replaced by functions that raise, proving Kindling never calls them.
 - `assert_same`: outputs compared as the oracle tests compare them: tensors by dtype, shape and closeness;
   ints, strings, containers exactly.
+- `script_save_and_compare`: scripts a model or function with Kindling (torch.jit forbidden), runs and saves
+  it, and compares its output and torch.jit.load's of the archive with eager's (and torch.jit's).
 """
 import contextlib
 import os
@@ -112,3 +114,20 @@ def assert_same(actual, expected, atol=1e-5, rtol=1e-5, path="output"):
         return
     assert type(actual) is type(expected), f"{path}: {type(actual).__name__} != {type(expected).__name__}"
     assert actual == expected, f"{path}: {actual!r} != {expected!r}"
+
+
+def script_save_and_compare(model, args, expected, path, theirs=None, script=None):
+    """Scripts `model` (an nn.Module or function) with `script` (default kindling.jit.script) while torch.jit
+    is forbidden, calls it on `args` and saves it to `path`; asserts that its output equals `expected`
+    (eager's) and `theirs` (torch.jit's, when given) and that torch.jit.load of the archive gives `expected`.
+    Returns Kindling's scripted object."""
+    import kindling.jit
+    with forbid_torch_jit():
+        ours = (script or kindling.jit.script)(model)
+        out = ours(*args)
+        ours.save(str(path))
+    assert_same(out, expected)
+    if theirs is not None:
+        assert_same(out, theirs)
+    assert_same(torch.jit.load(str(path))(*args), expected)
+    return ours

@@ -15,7 +15,7 @@ kindling.jit.script against eager and torch.jit.script 1.13.
   for a mangled class, so those cases are compared with eager only.
 Each module is scripted by torch.jit first (where it can), then by Kindling inside kindling_only; Kindling's
 saved archive loaded by torch.jit.load gives eager's outputs."""
-from pyapi_helpers import assert_same, kindling_only  # noqa: F401  (first: puts the package on sys.path)
+from pyapi_helpers import assert_same, kindling_only, script_save_and_compare  # noqa: F401  (first: puts the package on sys.path)
 from typing import List
 
 import pytest
@@ -98,14 +98,7 @@ def _run(kindling_only, model, args, tmp_path, torch_too):
     expected = model(*args)
     if torch_too:
         assert_same(torch.jit.script(model)(*args), expected)
-    with kindling_only():
-        ours = kindling.jit.script(model)
-        out = ours(*args)
-        path = tmp_path / "m.pt"
-        ours.save(str(path))
-    assert_same(out, expected)
-    assert_same(torch.jit.load(str(path))(*args), expected)
-    return ours
+    return script_save_and_compare(model, args, expected, tmp_path / "m.pt")
 
 
 @pytest.mark.parametrize("fn", [F.relu, torch.tanh, F.gelu, shifted_square, torch.sigmoid, F.silu],

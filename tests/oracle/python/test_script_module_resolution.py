@@ -6,7 +6,7 @@ constants, helper functions compiled recursively), its closure variables, torch.
 is scripted by torch.jit first, then by kindling.jit.script inside kindling_only (torch.jit and
 torch._C._jit_* raise there); outputs equal eager's and torch.jit's, and Kindling's saved archive loaded
 by torch.jit.load gives the same outputs."""
-from pyapi_helpers import assert_same, kindling_only  # noqa: F401  (first: puts the package on sys.path)
+from pyapi_helpers import assert_same, kindling_only, script_save_and_compare  # noqa: F401  (first: puts the package on sys.path)
 import math
 from typing import List, Optional, Tuple
 
@@ -166,14 +166,7 @@ def test_method_resolution_matches_torch(case, kindling_only, tmp_path):
         theirs = expected
     else:
         theirs = torch.jit.script(model)(*args)
-    with kindling_only():
-        ours = kindling.jit.script(model)
-        out = ours(*args)
-        path = tmp_path / "m.pt"
-        ours.save(str(path))
-    assert_same(out, expected)
-    assert_same(out, theirs)
-    assert_same(torch.jit.load(str(path))(*args), expected)
+    script_save_and_compare(model, args, expected, tmp_path / "m.pt", theirs)
 
 
 def test_helper_compiled_once_per_function(kindling_only):

@@ -5,7 +5,7 @@ Kindling's save loaded by torch.jit.load gives the same outputs, tensors share m
 
 Method bodies are compiled without a Python resolution callback yet, so these modules use self, torch.*,
 math and builtins only (no F.*, no other Python globals)."""
-from pyapi_helpers import assert_same, kindling_only  # noqa: F401  (first: puts the package on sys.path)
+from pyapi_helpers import assert_same, kindling_only, script_save_and_compare  # noqa: F401  (first: puts the package on sys.path)
 import math
 from typing import Dict, List, Optional, Tuple
 
@@ -394,14 +394,7 @@ def test_script_module_matches_torch(cls, mode, kindling_only, tmp_path):
         theirs = expected
     if cls is AttributeMarker:  # in Python the attribute holds the marker (len 2); compiled code its value
         expected = theirs
-    with kindling_only():
-        ours = script_module(model)
-        out = ours(*args)
-        path = tmp_path / "m.pt"
-        ours.save(str(path))
-    assert_same(out, expected)
-    assert_same(out, theirs)
-    assert_same(torch.jit.load(str(path))(*args), expected)
+    ours = script_save_and_compare(model, args, expected, tmp_path / "m.pt", theirs, script=script_module)
     assert ours.training == model.training
     for (n, p), (m, q) in zip(ours.named_parameters(), model.named_parameters()):
         assert n == m and p.data_ptr() == q.data_ptr(), n

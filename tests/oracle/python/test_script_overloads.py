@@ -7,7 +7,7 @@ matches the arguments. Free functions declared with torch.jit._overload (or kind
 compile to one function per declaration, named as torch names them. Each case is scripted by torch.jit
 first, then by Kindling inside kindling_only (torch.jit and torch._C._jit_* raise there); outputs equal
 eager's and torch.jit's, and Kindling's saved archive loaded by torch.jit.load gives the same outputs."""
-from pyapi_helpers import assert_same, kindling_only  # noqa: F401  (first: puts the package on sys.path)
+from pyapi_helpers import assert_same, kindling_only, script_save_and_compare  # noqa: F401  (first: puts the package on sys.path)
 from typing import List, Optional, Tuple
 
 import pytest
@@ -174,14 +174,7 @@ def test_overloaded_module_matches_torch(case, kindling_only, tmp_path):
     args = inputs()
     expected = model(*args)
     theirs = torch.jit.script(model)(*args)
-    with kindling_only():
-        ours = kindling.jit.script(model)
-        out = ours(*args)
-        path = tmp_path / "m.pt"
-        ours.save(str(path))
-    assert_same(out, expected)
-    assert_same(out, theirs)
-    assert_same(torch.jit.load(str(path))(*args), expected)
+    script_save_and_compare(model, args, expected, tmp_path / "m.pt", theirs)
 
 
 def test_overloaded_forward_has_one_method_per_overload(kindling_only, tmp_path):

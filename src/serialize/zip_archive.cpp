@@ -232,7 +232,9 @@ Storage ZipReader::recordStorage(const std::string& name) const {
   if (static_cast<uint64_t>(recordSize(name)) != it->second.size) return readRecord(name).storage();
   std::shared_ptr<Mapping> keep = map_;
   void* p = static_cast<char*>(map_->base) + it->second.offset;
-  return makeIntrusive<StorageImpl>(p, static_cast<size_t>(it->second.size), [keep](void*) mutable { keep.reset(); });
+  Storage s = makeIntrusive<StorageImpl>(p, static_cast<size_t>(it->second.size), [keep](void*) mutable { keep.reset(); });
+  if (!keep->owner) s->setFileMapped();  // an mmap of the file, not a buffer in memory
+  return s;
 }
 
 ZipReader::~ZipReader() {

@@ -6,6 +6,8 @@
 #include <cpuid.h>
 #include <immintrin.h>
 #include <omp.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -412,6 +414,29 @@ StorageImpl::StorageImpl(void* data, size_t nbytes, std::function<void(void*)> d
 StorageImpl::~StorageImpl() {
   if (deleter_) deleter_(data_);
   else if (owned_) std::free(data_);
+}
+
+void StorageImpl::releaseResidentPages(size_t offset, size_t n) const {
+#ifndef MADV_PAGEOUT
+  constexpr int MADV_PAGEOUT = 21;  // Linux 5.4; older kernels answer EINVAL, which is ignored
+#endif
+  if (!fileMapped_ || offset >= nbytes_) return;
+  n = std::min(n, nbytes_ - offset);
+  static const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  const uintptr_t begin = reinterpret_cast<uintptr_t>(data_) + offset;
+  const uintptr_t first = (begin + page - 1) / page * page, last = (begin + n) / page * page;
+  if (last > first) (void)madvise(reinterpret_cast<void*>(first), last - first, MADV_PAGEOUT);
+}
+
+void Tensor::releaseResidentPages() const {
+  if (!defined() || !storage() || !storage()->isFileMapped() || numel() == 0) return;
+  int64_t extent = 1;  // elements from the first to one past the last (non-negative strides)
+  for (size_t d = 0; d < sizes().size(); ++d) {
+    if (strides()[d] < 0) return;
+    extent += (sizes()[d] - 1) * strides()[d];
+  }
+  storage()->releaseResidentPages(static_cast<size_t>(storage_offset()) * element_size(),
+                                  static_cast<size_t>(extent) * element_size());
 }
 
 std::shared_ptr<const void> StorageImpl::findDerived(const std::vector<int64_t>& key) const {

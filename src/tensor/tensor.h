@@ -34,6 +34,11 @@ using IntArray = std::vector<int64_t>;
 /// for a oneDNN primitive. Each is filed under a key of integers (what was derived, from which view, in
 /// which layout) with the version it was computed at; it is returned only while the version is unchanged
 /// and dies with the storage, so no other storage can ever see it.
+///
+/// File mappings: a storage over a private (copy-on-write) mapping of a file, as ZipReader maps tensor
+/// records, is marked with setFileMapped(). When a copy derived from such bytes replaces them where they are
+/// used (a weight packed for oneDNN, a convolution weight with a batch norm folded in), releaseResidentPages()
+/// gives their memory back while keeping them readable: the pages come back from the file on the next read.
 class StorageImpl : public IntrusiveTarget {
  public:
   /// Allocates nbytes, 64-byte aligned, uninitialised.
@@ -56,6 +61,16 @@ class StorageImpl : public IntrusiveTarget {
   size_t derivedCount() const;
   static constexpr size_t kMaxDerived = 8;
 
+  /// Marks the bytes as a private mapping of a file (see "File mappings" above).
+  void setFileMapped() { fileMapped_ = true; }
+  bool isFileMapped() const { return fileMapped_; }
+  /// For a file mapping: asks the kernel to reclaim the resident pages lying wholly inside bytes
+  /// [offset, offset + n) (madvise MADV_PAGEOUT). Contents never change: pages never written are read back
+  /// from the file when next touched, pages written since mapping are kept (or swapped). Only the process's
+  /// memory use changes. No-op for other storages, for ranges outside the bytes and where the kernel
+  /// refuses.
+  void releaseResidentPages(size_t offset, size_t n) const;
+
  private:
   struct Derived {
     std::vector<int64_t> key;
@@ -66,6 +81,7 @@ class StorageImpl : public IntrusiveTarget {
   size_t nbytes_;
   std::function<void(void*)> deleter_;
   bool owned_ = true;  // false for external memory
+  bool fileMapped_ = false;
   std::atomic<uint64_t> version_{0};
   mutable std::mutex derivedMu_;
   std::vector<Derived> derived_;
@@ -128,6 +144,8 @@ class Tensor {
   /// Pointer to the first element (storage base + offset).
   void* data_ptr() const { return static_cast<char*>(impl_->storage->data()) + impl_->storageOffset * element_size(); }
   template <class T> T* data_ptr() const { return static_cast<T*>(data_ptr()); }
+  /// StorageImpl::releaseResidentPages over the bytes this view spans (nothing for other storages).
+  void releaseResidentPages() const;
   bool is_same(const Tensor& o) const { return impl_ == o.impl_; }
   /// Number of Tensor handles sharing this TensorImpl.
   uint32_t use_count() const { return impl_ ? impl_->use_count() : 0; }

@@ -66,7 +66,9 @@ bool foldOne(Graph& g, Node* bn) {
   std::vector<double> ga = gamma->isNone() ? std::vector<double>(outC, 1.0) : toDoubles(gamma->toTensor());
   std::vector<double> be = beta->isNone() ? std::vector<double>(outC, 0.0) : toDoubles(beta->toTensor());
   std::vector<double> bias = b->isNone() ? std::vector<double>(outC, 0.0) : toDoubles(b->toTensor());
-  std::vector<double> wv = toDoubles(W);
+  // The weight is read in its own dtype (no full-size double copy: a transient the size of the largest
+  // weight twice over would stay in the process's peak memory).
+  const Tensor Wc = W.contiguous();
   int64_t per = W.numel() / outC;
   Tensor newW = Tensor::empty(W.sizes(), dt);
   Tensor newB = Tensor::empty({outC}, dt);
@@ -74,15 +76,20 @@ bool foldOne(Graph& g, Node* bn) {
     double scale = ga[o] / std::sqrt(v[o] + e);
     double nb = (bias[o] - m[o]) * scale + be[o];
     if (dt == ScalarType::Float) {
+      const float* src = Wc.data_ptr<float>() + o * per;
       float* pw = newW.data_ptr<float>() + o * per;
-      for (int64_t i = 0; i < per; ++i) pw[i] = static_cast<float>(wv[o * per + i] * scale);
+      for (int64_t i = 0; i < per; ++i) pw[i] = static_cast<float>(static_cast<double>(src[i]) * scale);
       newB.data_ptr<float>()[o] = static_cast<float>(nb);
     } else {
+      const double* src = Wc.data_ptr<double>() + o * per;
       double* pw = newW.data_ptr<double>() + o * per;
-      for (int64_t i = 0; i < per; ++i) pw[i] = wv[o * per + i] * scale;
+      for (int64_t i = 0; i < per; ++i) pw[i] = src[i] * scale;
       newB.data_ptr<double>()[o] = nb;
     }
   }
+  // The unfolded weight stays reachable (the module's attribute) but no longer runs: when it is mapped from
+  // the archive its pages go back until something reads it.
+  W.releaseResidentPages();
   WithInsertPoint guard(conv);
   Value* cw = g.insertConstant(IValue(newW), conv->sourceRange(), conv->namedInput("weight")->type());
   Value* cb = g.insertConstant(IValue(newB), conv->sourceRange(), OptionalType::create(TensorType()));

@@ -128,6 +128,9 @@ dnnl::memory packedWeightsImpl(const Tensor& w, const dnnl::memory::desc& have, 
   reorder(memoryOf(w, have), p->packed);
   dnnl::memory result = p->packed;
   storage.setDerived(std::move(k.v), version, std::move(p));
+  // The packed copy replaces the weight on the primitive's path: a weight mapped from an archive gives its
+  // pages back (still readable, from the file) instead of staying resident next to its copy.
+  w.releaseResidentPages();
   return result;
 }
 

@@ -1,0 +1,117 @@
+"""Weights are held once: `kindling run` on an archive whose weights total W bytes peaks at most
+WEIGHT_FACTOR x W above the peak of a tiny archive that uses the same kernels (the start-up: binary,
+libraries, oneDNN's code), whatever the load passes do with the weights. Weights mapped from the archive
+and then packed for oneDNN, or folded with a batch norm, give the original's pages back (they stay readable
+from the file), so a packed or folded copy replaces the original instead of adding to it.
+
+Peak RSS is what /usr/bin/time reports for the child (%M, the largest resident set), the lower of two runs.
+The output is compared with torch.jit.load's on the same archive, so memory is never saved at the cost of
+values. Before weights were released, these archives peaked at 2.2-2.4 x W above the start-up.
+"""
+import pathlib
+import subprocess
+
+import pytest
+import torch
+import torch.nn as nn
+
+from conftest import kindling_bin_path
+
+WEIGHT_FACTOR = 1.3  # one copy of the weights, plus activations and the primitives' scratch
+RUNS = 2
+
+
+class Linears(nn.Module):
+    """12 x Linear(1024, 1024): 48 MiB of weights, each packed for oneDNN's matmul at load."""
+
+    def __init__(self, n=12, width=1024):
+        super().__init__()
+        self.layers = nn.Sequential(*[nn.Sequential(nn.Linear(width, width), nn.ReLU()) for _ in range(n)])
+
+    def forward(self, x):
+        return self.layers(x)
+
+
+class ConvBatchNorms(nn.Module):
+    """16 x (Conv2d(256, 256, 3) + BatchNorm2d + ReLU): 36 MiB of convolution weights."""
+
+    def __init__(self, n=16, channels=256):
+        super().__init__()
+        self.layers = nn.Sequential(*[
+            nn.Sequential(nn.Conv2d(channels, channels, 3, padding=1, bias=False), nn.BatchNorm2d(channels), nn.ReLU())
+            for _ in range(n)])
+
+    def forward(self, x):
+        return self.layers(x)
+
+
+def build(kind):
+    torch.manual_seed(0)
+    if kind == "tiny":  # the start-up: the same kernels (matmul, convolution, batch norm) on tiny weights
+        m = nn.Sequential(nn.Conv2d(4, 4, 3, padding=1), nn.BatchNorm2d(4), nn.Flatten(), nn.Linear(64, 8))
+        x = torch.randn(1, 4, 4, 4)
+    elif kind.startswith("linears"):
+        m, x = Linears(), torch.randn(4, 1024)
+    else:
+        m, x = ConvBatchNorms(), torch.randn(1, 256, 14, 14)
+    m.eval()
+    with torch.no_grad():
+        for bn in m.modules():
+            if isinstance(bn, nn.BatchNorm2d):  # statistics that make folding change the weights
+                bn.running_mean.uniform_(-0.5, 0.5)
+                bn.running_var.uniform_(0.5, 2.0)
+                bn.weight.uniform_(0.5, 1.5)
+    s = torch.jit.script(m)
+    if kind.endswith("_frozen"):
+        s = torch.jit.freeze(s)
+    weight_bytes = sum(t.numel() * t.element_size() for t in m.state_dict().values())
+    return s, x, weight_bytes
+
+
+def peak_mib(archive, inp, out, cwd):
+    """The lower peak RSS (MiB) of RUNS runs of `kindling run`, and the last run's exit code and stderr."""
+    best, code, err = None, 0, ""
+    tm = pathlib.Path(cwd) / "time.txt"
+    for _ in range(RUNS):
+        p = subprocess.run(["/usr/bin/time", "-o", str(tm), "-f", "%M", str(kindling_bin_path()), "run", str(archive),
+                            "--input", str(inp), "--output", str(out), "--threads", "1"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        code, err = p.returncode, p.stderr
+        if code != 0:
+            break
+        mib = int(tm.read_text().split()[-1]) / 1024.0
+        best = mib if best is None else min(best, mib)
+    return best, code, err
+
+
+def save_case(kind, tmp_path):
+    s, x, weight_bytes = build(kind)
+    archive, inp = tmp_path / f"{kind}.pt", tmp_path / f"{kind}_in.pt"
+    torch.jit.save(s, str(archive))
+    torch.save((x,), str(inp))
+    return archive, inp, x, weight_bytes
+
+
+@pytest.fixture(scope="module")
+def startup(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("startup")
+    archive, inp, _, _ = save_case("tiny", tmp)
+    mib, code, err = peak_mib(archive, inp, tmp / "out.pt", tmp)
+    assert code == 0, err
+    return mib
+
+
+@pytest.mark.parametrize("kind", ["linears", "linears_frozen", "conv_bn_frozen", pytest.param("conv_bn", marks=pytest.mark.xfail(
+    strict=True, reason="folded at load: the folded weight stays next to its oneDNN-packed copy (2.2 x W)"))])
+def test_weights_held_once(kind, tmp_path, startup):
+    archive, inp, x, weight_bytes = save_case(kind, tmp_path)
+    out = tmp_path / "out.pt"
+    mib, code, err = peak_mib(archive, inp, out, tmp_path)
+    assert code == 0, err
+    expected = torch.jit.load(str(archive))(x)
+    got = torch.load(str(out))
+    torch.testing.assert_close(got, expected, rtol=1e-4, atol=1e-4)
+    w = weight_bytes / 2**20
+    assert mib - startup <= WEIGHT_FACTOR * w, (
+        f"{kind}: peak {mib:.1f} MiB, start-up {startup:.1f} MiB: {mib - startup:.1f} MiB above it for "
+        f"{w:.1f} MiB of weights ({(mib - startup) / w:.2f} x, limit {WEIGHT_FACTOR} x)")

@@ -16,7 +16,7 @@ Each run reports its median wall time per call, median process CPU time per call
 and the process's peak RSS (from wait4). The tables take the median over rounds. 1-thread figures are
 process CPU time (the machine is shared: wall time measures the neighbours as much as the model); 2-thread
 figures are wall time. ORT's first output is checked against PyTorch's. Writes bench/RESULTS.md (keeping the
-op benchmark's section, written by bench/run_op_bench.py).
+sections other scripts write between their markers: op benchmark, Python call overhead, peak memory).
 
   /usr/bin/python3 bench/run_bench.py [--models resnet18 bert_like ...] [--threads 1 2] [--rounds 3]
       [--sides kindling ort libtorch] [--ort-dir build/bench-node] [--no-write]
@@ -348,12 +348,13 @@ def ort_version(ort_dir):
 
 
 def write_results(out, text):
-    # keep the op benchmark's section (bench/run_op_bench.py writes it between its markers)
+    # keep the sections other scripts write between their markers (<!-- NAME:begin --> ... <!-- NAME:end -->:
+    # bench/run_op_bench.py's op-bench, bench/python_call_overhead.py's python-call, bench/peak_memory.py's
+    # peak-memory), in the order they appear
     out = pathlib.Path(out)
     old = out.read_text() if out.exists() else ""
-    begin, end = "<!-- op-bench:begin -->", "<!-- op-bench:end -->"
-    if begin in old and end in old:
-        text += "\n" + begin + old.split(begin, 1)[1].split(end, 1)[0] + end + "\n"
+    for m in re.finditer(r"<!-- ([a-z0-9-]+):begin -->.*?<!-- \1:end -->", old, re.S):
+        text += "\n" + m.group(0) + "\n"
     out.write_text(text)
 
 

@@ -43,6 +43,21 @@ bool constantBias(const Value* v, bool& hasBias) {
   return hasBias || c->isNone();
 }
 
+/// True when `n` is a convolution that reads its weight (input 1) only through its oneDNN primitive's packed
+/// copy: aten::conv{1,2,3}d (not the padding-string overloads) and non-transposed aten::_convolution /
+/// aten::convolution (see convolution() in ops/kernels/conv/conv.h).
+bool isPackedConvolution(const Node* n);
+
+/// True when nothing but packed convolutions can read the weight constant `v` holds (`w`, its tensor): the
+/// graph's constant is the only holder of the tensor (as for a weight a load pass folded; never a module's
+/// attribute nor a value the graph returns), and every use is a packed convolution's weight.
+bool onlyPrimitivesRead(const Value* v, const Tensor& w) {
+  if (w.use_count() != 2 || w.storage()->use_count() != 1) return false;  // the constant's and `w`
+  for (const Use& u : v->uses())
+    if (u.offset != 1 || !isPackedConvolution(u.user)) return false;
+  return true;
+}
+
 /// aten::conv{1,2,3}d(input, weight, bias, stride, padding, dilation, groups) and aten::_convolution /
 /// aten::convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, ...).
 bool prepackConv(const Node* n) {
@@ -74,8 +89,24 @@ bool prepackConv(const Node* n) {
       !constantInts(n->input(4), spatial, padding) || !constantInts(n->input(5), spatial, dilation) || !groups ||
       !groups->isInt())
     return false;
-  prepackConvolutionWeight(w, hasBias, stride, padding, padding, dilation, groups->toInt());
+  prepackConvolutionWeight(w, hasBias, stride, padding, padding, dilation, groups->toInt(),
+                           /*releasePlain=*/onlyPrimitivesRead(n->input(1), w));
   return true;
+}
+
+bool isPackedConvolution(const Node* n) {
+  static const Symbol c1 = Symbol::fromQualString("aten::conv1d");
+  static const Symbol c2 = Symbol::fromQualString("aten::conv2d");
+  static const Symbol c3 = Symbol::fromQualString("aten::conv3d");
+  static const Symbol underscore = Symbol::fromQualString("aten::_convolution");
+  static const Symbol convolution = Symbol::fromQualString("aten::convolution");
+  const FunctionSchema* s = n->schema();
+  if (!s) return false;
+  const Symbol k = n->kind();
+  if (k == c1 || k == c2 || k == c3) return s->overloadName.empty() && n->inputs().size() == 7;
+  if ((k != underscore && k != convolution) || n->inputs().size() < 9) return false;
+  auto transposed = n->input(6)->constantValue();
+  return transposed && transposed->isBool() && !transposed->toBool();
 }
 
 /// aten::linear(input, weight, bias)

@@ -1,6 +1,9 @@
 // oneDNN engine, streams, descriptors, the reorder primitive cache and packed weights (see onednn_utils.h).
 #include "ops/kernels/common/onednn_utils.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <cstring>
 
 namespace kindling::onednn {
@@ -89,7 +92,49 @@ Cache<ReorderPrim>& reorderCache() {
   return *c;
 }
 
+/// Filed with a storage whose bytes releasePlainBytes gave back: the packed copy that can write them back.
+struct ReleasedBytes {
+  dnnl::memory packed;
+  dnnl::memory::desc have;
+};
+const std::vector<int64_t> kReleasedKey{-1};  // packed weights' keys start with a tag >= 0
+
+/// Serializes releasing and restoring bytes (load passes and first calls on several threads).
+std::mutex& releasedMutex() {
+  static std::mutex m;
+  return m;
+}
+
+/// Writes back the bytes of a storage releasePlainBytes emptied, before anything reads them.
+void restorePlainBytes(StorageImpl& storage) {
+  std::lock_guard<std::mutex> g(releasedMutex());
+  auto found = storage.findDerived(kReleasedKey);
+  if (!found) return;
+  const auto* r = static_cast<const ReleasedBytes*>(found.get());
+  reorder(r->packed, dnnl::memory(r->have, engine(), storage.data()));
+  storage.setDerived(kReleasedKey, storage.version(), nullptr);
+}
+
 }  // namespace
+
+void releasePlainBytes(const Tensor& w, const dnnl::memory::desc& have, const dnnl::memory& packed) {
+  if (!w.defined() || w.storage_offset() != 0 || !w.is_contiguous() || w.nbytes() != w.storage()->nbytes() ||
+      w.storage()->isFileMapped() || packed.get_desc() == have || packed.get_desc().dims() != have.dims())
+    return;
+  StorageImpl& storage = *w.storage();
+  static const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  const uintptr_t begin = reinterpret_cast<uintptr_t>(storage.data());
+  const uintptr_t first = (begin + page - 1) / page * page, last = (begin + storage.nbytes()) / page * page;
+  if (last <= first) return;
+  std::lock_guard<std::mutex> g(releasedMutex());
+  auto r = std::make_shared<ReleasedBytes>();
+  r->packed = packed;
+  r->have = have;
+  // Filed first: from here on every packing of this storage restores the bytes before reading them.
+  storage.setDerived(kReleasedKey, storage.version(), std::move(r));
+  if (madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED) != 0)
+    storage.setDerived(kReleasedKey, storage.version(), nullptr);  // refused: the bytes are all still there
+}
 
 dnnl::memory packedWeightsImpl(const Tensor& w, const dnnl::memory::desc& have, const dnnl::memory::desc& want,
                                int64_t tag);
@@ -122,6 +167,7 @@ dnnl::memory packedWeightsImpl(const Tensor& w, const dnnl::memory::desc& have, 
   addDesc(k, want);
   StorageImpl& storage = *w.storage();
   if (auto found = storage.findDerived(k.v)) return static_cast<const PackedWeight*>(found.get())->packed;
+  restorePlainBytes(storage);  // released at load (releasePlainBytes): written back before they are read
   const uint64_t version = storage.version();  // before reading the bytes: a write during the reorder shows
   auto p = std::make_shared<PackedWeight>();
   p->packed = dnnl::memory(want, engine());

@@ -96,6 +96,16 @@ class Cache {
 dnnl::memory packedWeights(const Tensor& w, const dnnl::memory::desc& have, const dnnl::memory::desc& want,
                            int64_t tag = 0);
 
+/// Gives back the memory of a weight's own bytes while `packed` (its copy in a primitive's layout, from
+/// packedWeights with the source layout `have`) stands in for them. For a weight that only primitives read
+/// through packedWeights, such as a convolution weight with a batch norm folded in, made at load and held by
+/// nothing but the graph: its whole pages go back to the system (madvise MADV_DONTNEED) instead of staying
+/// next to the packed copy. packedWeights writes the bytes back from the packed copy (a reorder) before it
+/// packs the weight for another layout; any other read would see zeros, so callers must know there is none.
+/// Only for a contiguous tensor spanning its whole storage, not mapped from a file, with a packed layout
+/// different from its own; anything else is left as it is.
+void releasePlainBytes(const Tensor& w, const dnnl::memory::desc& have, const dnnl::memory& packed);
+
 /// Reorders between two memories (cached primitive), on the calling thread's stream.
 void reorder(const dnnl::memory& src, const dnnl::memory& dst);
 

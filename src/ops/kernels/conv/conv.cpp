@@ -425,7 +425,7 @@ Tensor convolution(const Tensor& inputArg, const Tensor& weight, const Tensor& b
 }
 
 void prepackConvolutionWeight(const Tensor& weight, bool hasBias, const IntArray& stride, const IntArray& paddingL,
-                              const IntArray& paddingR, const IntArray& dilation, int64_t groups) {
+                              const IntArray& paddingR, const IntArray& dilation, int64_t groups, bool releasePlain) {
   const int64_t wdim = weight.dim();
   if (wdim < 3 || wdim > 5 || weight.dtype() != ScalarType::Float || !weight.is_contiguous() || groups <= 0) return;
   const size_t spatial = static_cast<size_t>(wdim - 2);
@@ -452,7 +452,9 @@ void prepackConvolutionWeight(const Tensor& weight, bool hasBias, const IntArray
   ConvShape shape{src, dst, weight.sizes(), stride, paddingL, paddingR, dilation, groups, hasBias, pointwise};
   try {
     const auto pd = convPrimitiveDesc(shape, ConvPostOp{});
-    onednn::packedWeights(weight, userWeightsDesc(weight.sizes(), groups), pd.weights_desc());
+    const auto have = userWeightsDesc(weight.sizes(), groups);
+    const dnnl::memory packed = onednn::packedWeights(weight, have, pd.weights_desc());
+    if (releasePlain) onednn::releasePlainBytes(weight, have, packed);
   } catch (const RuntimeError&) {
     // oneDNN has no primitive for these parameters (its errors arrive as RuntimeError): the call raises it.
   } catch (const dnnl::error&) {

@@ -45,9 +45,12 @@ Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias
 /// Packs a float32 weight [O, C/groups, *kernel] (contiguous) for the oneDNN convolution that convolution()
 /// runs with these parameters on a contiguous input, and keeps the packed copy with the weight's storage, so
 /// the first call finds it (passes/optimize/prepack_weights.h). Weights or parameters convolution() would
-/// reject, or that it runs without oneDNN, are left alone; the call reports them.
+/// reject, or that it runs without oneDNN, are left alone; the call reports them. `releasePlain`: the caller
+/// knows nothing but convolution() reads the weight, so its own bytes go back to the system while the packed
+/// copy stands in for them (onednn::releasePlainBytes).
 void prepackConvolutionWeight(const Tensor& weight, bool hasBias, const IntArray& stride, const IntArray& paddingL,
-                              const IntArray& paddingR, const IntArray& dilation, int64_t groups);
+                              const IntArray& paddingR, const IntArray& dilation, int64_t groups,
+                              bool releasePlain = false);
 
 /// Transposed convolution (aten::conv_transpose*, _convolution with transposed=True):
 ///   weight [C, O/groups, *kernel]; output size (in-1)*stride - 2*pad + dilation*(k-1) + output_padding + 1.

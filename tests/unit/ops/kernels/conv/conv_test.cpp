@@ -2,6 +2,8 @@
 // convolution() API: packed weights (kept with the weight, repacked after writes), fused post-ops and the channels-last layout policy.
 #include "ops/kernels/conv/conv.h"
 
+#include <cstring>
+
 #include "../kernel_cases.h"
 #include "ops/kernels/common/onednn_utils.h"
 
@@ -66,6 +68,40 @@ TEST(Convolution, PrepackedWeightIsFoundByTheCall) {
   prepackConvolutionWeight(w2, true, {0, 1}, {1, 1}, {1, 1}, {1, 1}, 1);
   prepackConvolutionWeight(w2, true, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 3);
   EXPECT_EQ(w2.storage()->derivedCount(), 0u);
+}
+
+TEST(Convolution, ReleasedWeightBytesAreWrittenBackBeforeAnotherPacking) {
+  using tag = dnnl::memory::format_tag;
+  // 256x64x3x3 floats: 576 KiB, many whole pages.
+  const Tensor w = ramp({256, 64, 3, 3}, 0.013, 0.5), original = w.clone();
+  const auto have = onednn::descOf(w);
+  const auto blocked16 = onednn::descOf(w.sizes(), ScalarType::Float, tag::OIhw16i16o);
+  const auto blocked8 = onednn::descOf(w.sizes(), ScalarType::Float, tag::OIhw8i8o);
+  const dnnl::memory packed = onednn::packedWeights(w, have, blocked16);
+  onednn::releasePlainBytes(w, have, packed);
+  const size_t bytes = w.nbytes();
+  EXPECT_NE(std::memcmp(w.data_ptr(), original.data_ptr(), bytes), 0) << "the whole pages were given back";
+  // Packing for another layout reads the bytes: they are written back from the packed copy first, exactly.
+  onednn::packedWeights(w, have, blocked8);
+  EXPECT_EQ(std::memcmp(w.data_ptr(), original.data_ptr(), bytes), 0);
+  const Tensor x = ramp({1, 64, 9, 9}, 0.29, 0.0), b = ramp({256}, 0.5, 0.0);
+  expectClose(convolution(x, w, b, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1),
+              convolution(x, original, b, {1, 1}, {1, 1}, {1, 1}, {1, 1}, 1));
+}
+
+TEST(Convolution, WeightBytesAreKeptWhereReleasingIsNotAllowed) {
+  using tag = dnnl::memory::format_tag;
+  const Tensor base = ramp({2, 256, 64, 3, 3}, 0.013, 0.5);
+  const Tensor view = base.select(0, 1), original = view.clone();  // does not span its storage
+  const auto have = onednn::descOf(view);
+  const dnnl::memory packed =
+      onednn::packedWeights(view, have, onednn::descOf(view.sizes(), ScalarType::Float, tag::OIhw16i16o));
+  onednn::releasePlainBytes(view, have, packed);
+  EXPECT_EQ(std::memcmp(view.data_ptr(), original.data_ptr(), view.nbytes()), 0);
+  // A packed layout equal to the weight's own is the weight's bytes: nothing to release.
+  const Tensor w = ramp({256, 64, 3, 3}, 0.013, 0.5), copy = w.clone();
+  onednn::releasePlainBytes(w, onednn::descOf(w), onednn::packedWeights(w, onednn::descOf(w), onednn::descOf(w)));
+  EXPECT_EQ(std::memcmp(w.data_ptr(), copy.data_ptr(), w.nbytes()), 0);
 }
 
 TEST(Convolution, FusedPostOps) {

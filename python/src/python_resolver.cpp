@@ -51,6 +51,35 @@ struct PythonSuperValue : SuperValue {
   py::object resolver;
 };
 
+// A Python function taking *args (kindling/jit/_script.py's _VarArgsFunction): a call compiles the
+// specialization for its arguments' types (the extra positional arguments' annotations) and calls it.
+struct PythonVarArgsFunctionValue : SugaredValue {
+  explicit PythonVarArgsFunctionValue(py::object f) : function(std::move(f)) {}
+  ~PythonVarArgsFunctionValue() override {
+    py::gil_scoped_acquire gil;
+    function = py::object();
+  }
+  std::string kind() const override { return "function taking *args"; }
+  SugaredValuePtr call(const SourceRange& loc, FunctionEmitter& m, const std::vector<NamedValue>& args,
+                       const std::vector<NamedValue>& kwargs, size_t nBinders) override {
+    Function* fn = nullptr;
+    {
+      py::gil_scoped_acquire gil;
+      size_t fixed = function.attr("fixed_count").cast<size_t>();
+      py::list types;
+      for (size_t i = fixed; i < args.size(); ++i)
+        types.append(args[i].value ? args[i].value->type()->annotationStr() : std::string("List[Tensor]"));
+      try {
+        fn = function.attr("specialize")(types).cast<FunctionHandle&>().fn;
+      } catch (py::error_already_set& e) {
+        rethrowAsCompileError(e, "while compiling the call's specialization of a function taking *args", loc);
+      }
+    }
+    return std::make_shared<FunctionValue>(fn)->call(loc, m, args, kwargs, nBinders);
+  }
+  py::object function;
+};
+
 // A Python module other than the namespaces the frontend knows: `mymod.helper(x)`, `kindling.jit.annotate`.
 struct PythonModuleValue : SugaredValue {
   PythonModuleValue(py::object m, std::shared_ptr<PythonResolver> r) : module(std::move(m)), resolver(std::move(r)) {}
@@ -352,6 +381,8 @@ SugaredValuePtr PythonResolver::objectToSugared(py::handle obj, const std::strin
   if (tag == "builtin_op") return std::make_shared<BuiltinFunction>(t[1].cast<std::string>());
   if (tag == "ignored") return std::make_shared<IgnoredFunctionValue>(t[1].cast<std::string>());
   if (tag == "error") throw CompileError(t[1].cast<std::string>(), loc);
+  if (tag == "varargs_function")
+    return std::make_shared<PythonVarArgsFunctionValue>(py::reinterpret_borrow<py::object>(t[1]));
   if (tag == "super") return std::make_shared<PythonSuperValue>(py::reinterpret_borrow<py::object>(t[1]));
   if (tag == "annotation") throw CompileError("'" + name + "' is a type, not a value", loc);
   if (tag == "module_class")

@@ -30,6 +30,9 @@
 //   ("builtin_op", "aten::warn") a Python function torch maps to an operator (warnings.warn)
 //   ("python_builtin", "len")    a Python builtin: handled by the emitter under its own name
 //   ("ignored", name)            an @ignore'd function: calling it is a CompileError (it needs Python)
+//   ("varargs_function", f)      a Python function taking *args: each call compiles (once per argument
+//                                types) f.specialize([annotation of each extra positional argument]) ->
+//                                ScriptFunction, the *args bound statically as a tuple
 //   ("super", resolver)          the builtin `super` in a method (kindling/jit/_recursive.py's _Super):
 //                                resolver.method_for(self_qualname, start_class_name, name) -> the name of
 //                                the method of self's class running the base implementation of `name`

@@ -93,6 +93,19 @@ GraphFunction* compilePythonFunction(const std::shared_ptr<CompilationUnit>& cu,
     def.typeCommentRange = decl.typeCommentRange;
     def.name = lastComponent(qualName);
   }
+  if (!options.packedVarArgs.empty()) {
+    // name = (name_0, ..., name_{k-1}) before the body, at the *name parameter of the source
+    SourceRange at = def.range;
+    for (const Param& p : static_cast<const DefStmt&>(singleDefinition(*file, StmtKind::Def, "function definition", src)).params)
+      if (p.isVarArgs) at = p.range;
+    std::vector<ExprPtr> elems;
+    for (size_t i = 0; i < options.packedVarArgsCount; ++i)
+      elems.push_back(std::make_shared<NameExpr>(at, options.packedVarArgs + "_" + std::to_string(i)));
+    auto pack = std::make_shared<AssignStmt>(
+        at, std::vector<ExprPtr>{std::make_shared<NameExpr>(at, options.packedVarArgs)},
+        std::make_shared<SequenceExpr>(ExprKind::Tuple, at, std::move(elems)), nullptr);
+    def.body.insert(def.body.begin(), pack);
+  }
   // Defaults come from the live function (they may name globals the source cannot evaluate).
   std::unordered_map<std::string, SourceRange> pythonDefaults;
   for (auto& p : def.params) {
@@ -174,7 +187,8 @@ void initScriptCompilerBindings(py::module_& m) {
   m.def(
       "_compile_function",
       [](const std::string& text, const std::string& filename, size_t line, const std::string& qualName,
-         py::object rcb, py::dict defaults, bool unused, py::object signature) {
+         py::object rcb, py::dict defaults, bool unused, py::object signature, std::string packedVarArgs,
+         size_t packedVarArgsCount) {
         auto cu = pythonCompilationUnit();
         auto resolver = std::make_shared<PythonResolver>(std::move(rcb), cu, lastComponent(qualName));
         CompileFunctionOptions options;
@@ -185,14 +199,19 @@ void initScriptCompilerBindings(py::module_& m) {
           if (t.size() != 3) throw py::type_error("_compile_function: signature must be (source, filename, first_line)");
           options.signature = PythonSource{t[0].cast<std::string>(), t[1].cast<std::string>(), t[2].cast<size_t>()};
         }
+        options.packedVarArgs = std::move(packedVarArgs);
+        options.packedVarArgsCount = packedVarArgsCount;
         GraphFunction* fn = compilePythonFunction(cu, PythonSource{text, filename, line}, qualName, nullptr, resolver, options);
         return FunctionHandle{cu, fn};
       },
       py::arg("source"), py::arg("filename"), py::arg("line"), py::arg("qualname"), py::arg("rcb"),
       py::arg("defaults"), py::arg("unused") = false, py::arg("signature") = py::none(),
+      py::arg("packed_varargs") = "", py::arg("packed_varargs_count") = 0,
       "Compiles the Python source of one def (see script_compiler.h) into the Python compilation unit. "
       "`signature` = (source, filename, first_line) of an overload declaration (@torch.jit._overload) compiles "
-      "the body under that declaration's parameters and return type.");
+      "the body under that declaration's parameters and return type. `packed_varargs` = the name of the *args "
+      "parameter that the signature expands into packed_varargs_count parameters name_0, name_1, ...: the body "
+      "sees it as their tuple.");
   m.def(
       "_compile_class",
       [](const std::string& text, const std::string& filename, size_t line, const std::string& qualName, py::object rcb,

@@ -55,6 +55,63 @@ def _compile_function(fn):
     return sf
 
 
+class _VarArgsFunction:
+    """A Python function taking *args, called from compiled code (torch.jit 1.13 rejects it: "Compiled
+    functions can't take variable number of arguments"). Each call binds the extra positional arguments
+    statically: specialize(types) compiles, once per list of their types, a function whose signature lists
+    them as parameters NAME_0 ... NAME_{k-1} typed as the call passes them (or as `*NAME: T` declares), the
+    body seeing NAME as their tuple; the fixed parameters keep their annotations (their defaults, when no
+    extra argument follows). **kwargs stays unsupported."""
+
+    def __init__(self, fn):
+        self.fn = fn
+        params = list(inspect.signature(fn).parameters.values())
+        self.fixed_count = next(i for i, p in enumerate(params) if p.kind is inspect.Parameter.VAR_POSITIONAL)
+        self.specializations = {}
+
+    def specialize(self, types):
+        key = tuple(types)
+        done = self.specializations.get(key)
+        if done is not None:
+            return done._c
+        import ast
+        text, filename, line = _sources.definition_source(self.fn)
+        tree = ast.parse(text)
+        fdef = tree.body[0]
+        a = fdef.args
+        declared = ast.unparse(a.vararg.annotation) if a.vararg.annotation is not None else None
+        extra = [ast.arg(arg="%s_%d" % (a.vararg.arg, i),
+                         annotation=ast.parse(declared or t, mode="eval").body) for i, t in enumerate(types)]
+        header = ast.FunctionDef(
+            name=fdef.name, body=[ast.Expr(ast.Constant(...))], decorator_list=[], returns=fdef.returns,
+            type_comment=None,
+            args=ast.arguments(posonlyargs=a.posonlyargs, args=a.args + extra, vararg=None,
+                               kwonlyargs=a.kwonlyargs, kw_defaults=a.kw_defaults, kwarg=a.kwarg,
+                               defaults=[] if extra else a.defaults))
+        signature = ast.unparse(ast.fix_missing_locations(ast.Module(body=[header], type_ignores=[]))) + "\n"
+        defaults = _sources.default_args(self.fn)
+        if extra:  # the fixed parameters are always passed positionally before the extra ones
+            fixed = {p.name for p in list(inspect.signature(self.fn).parameters.values())[:self.fixed_count]}
+            defaults = {k: v for k, v in defaults.items() if k not in fixed}
+        qualname = _C._unique_name(_qualified_name(self.fn))
+        c = _C._compile_function(text, filename, line, qualname, _sources.resolution_callback(self.fn), defaults,
+                                 _markers.is_unused(self.fn), signature=(signature, filename, line),
+                                 packed_varargs=a.vararg.arg, packed_varargs_count=len(types))
+        sf = ScriptFunction(c, self.fn)
+        self.specializations[key] = sf
+        return c
+
+
+_varargs_cache = weakref.WeakKeyDictionary()  # Python function -> _VarArgsFunction
+
+
+def _varargs_function(fn):
+    v = _varargs_cache.get(fn)
+    if v is None:
+        v = _varargs_cache[fn] = _VarArgsFunction(fn)
+    return v
+
+
 _overload_cache = weakref.WeakKeyDictionary()  # implementation -> [ScriptFunction per declaration]
 
 
@@ -316,6 +373,9 @@ def _classify(obj):
         decls = _markers.function_overloads(obj)
         if decls:
             return ("overloads", [f._c for f in _compile_overloads(obj, decls)])
+        if any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in inspect.signature(obj).parameters.values()) and \
+                not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in inspect.signature(obj).parameters.values()):
+            return ("varargs_function", _varargs_function(obj))
         wrapped = getattr(obj, "_torchdynamo_inline", None)
         return ("function", _compile_function(wrapped if wrapped is not None else obj)._c)
     inline = getattr(obj, "_torchdynamo_inline", None)  # a torch.jit.ScriptFunction: its Python function

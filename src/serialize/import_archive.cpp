@@ -1,6 +1,8 @@
 // Archive import. See import_archive.h.
 #include "serialize/import_archive.h"
 
+#include "core/echo_excerpt.h"
+
 #include <cctype>
 #include <cstdio>
 #include <unordered_set>
@@ -28,13 +30,17 @@ int64_t readVersion(const ZipReader& zip) {
   }
   std::string s = zip.readRecordString(rec);
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+  // PyTorch reads it with stoull, which skips leading white space.
+  size_t lead = 0;
+  while (lead < s.size() && std::isspace(static_cast<unsigned char>(s[lead]))) ++lead;
+  s.erase(0, lead);
   int64_t v = 0;
   bool ok = !s.empty() && s.size() <= 18;
   for (char c : s) {
     if (c < '0' || c > '9') { ok = false; break; }
     v = v * 10 + (c - '0');
   }
-  if (!ok) throw LoadError(fmt::format("archive '{}': malformed version record '{}'", zip.path(), s.substr(0, 40)));
+  if (!ok) throw LoadError(fmt::format("archive '{}': malformed version record '{}'", zip.path(), echoExcerpt(s, 40)));
   if (v < kMinVersion || v > kMaxVersion)
     throw LoadError(fmt::format("archive '{}' has file format version {}; Kindling supports versions {} to {}", zip.path(),
                                 v, kMinVersion, kMaxVersion));

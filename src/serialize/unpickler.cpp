@@ -458,6 +458,23 @@ IValue Unpickler::resolveGlobal(const std::string& module, const std::string& na
   fail(fmt::format("disallowed global '{}'", echoExcerpt(full)));
 }
 
+namespace {
+/// "cpu", "cuda", "cuda:1", "mps", ...: a device type torch.save can name, with an optional index.
+bool isStorageLocation(const std::string& loc) {
+  static const char* kinds[] = {"cpu", "cuda", "mps", "xpu", "hpu", "ipu", "xla", "lazy", "vulkan", "meta"};
+  for (const char* k : kinds) {
+    const size_t n = std::strlen(k);
+    if (loc.compare(0, n, k) != 0) continue;
+    if (loc.size() == n) return true;
+    if (loc[n] != ':' || loc.size() == n + 1 || loc.size() > n + 6) return false;
+    for (size_t i = n + 1; i < loc.size(); ++i)
+      if (loc[i] < '0' || loc[i] > '9') return false;
+    return true;
+  }
+  return false;
+}
+}  // namespace
+
 IValue Unpickler::persistentLoad(const IValue& pid) {
   if (!pid.isTuple()) fail("persistent id is not a tuple");
   auto& e = pid.toTupleRef().elements;
@@ -468,6 +485,11 @@ IValue Unpickler::persistentLoad(const IValue& pid) {
   if (!e[2].isString() && !e[2].isInt()) fail("persistent id: storage key is not a string");
   std::string key = e[2].isString() ? e[2].toStringRef() : std::to_string(e[2].toInt());
   if (!e[4].isInt() || e[4].toInt() < 0) fail("persistent id: bad storage size");
+  // The location torch.save recorded ("cpu", "cuda:0", ...): tensors are read onto the CPU whatever it
+  // says, but a location that names no device is a broken file.
+  if (!e[3].isString() || !isStorageLocation(e[3].toStringRef()))
+    fail(fmt::format("persistent id: unknown storage location '{}'",
+                     e[3].isString() ? echoExcerpt(e[3].toStringRef(), 40) : e[3].tagName()));
   ScalarType dtype = g->dtype;
   size_t esize = elementSize(dtype);
   uint64_t numel = static_cast<uint64_t>(e[4].toInt());
@@ -476,7 +498,11 @@ IValue Unpickler::persistentLoad(const IValue& pid) {
   Storage storage;
   auto it = storages_.find(key);
   if (it != storages_.end()) {
-    storage = it->second;
+    storage = it->second.storage;
+    // torch.load would view it with the dtype it was first read as, torch.jit.load with each persistent
+    // id's own: a file that does this means two different things, and neither writer makes one.
+    if (it->second.dtype != dtype)
+      fail(fmt::format("storage '{}' is read as {} and as {}", echoExcerpt(key), scalarTypeName(it->second.dtype), scalarTypeName(dtype)));
     if (storage->nbytes() < nbytes)
       fail(fmt::format("storage '{}' has {} bytes, a persistent id needs {}", echoExcerpt(key), storage->nbytes(), nbytes));
   } else {
@@ -486,7 +512,7 @@ IValue Unpickler::persistentLoad(const IValue& pid) {
       fail(fmt::format("storage record '{}' is smaller than the {} bytes it should hold", echoExcerpt(key), nbytes));
     if (swapTensorBytes_ && esize > 1) storage = byteSwappedCopy(*storage, esize);
     if (dtype == ScalarType::Bool) normalizeBoolBytes(*storage, nbytes);
-    storages_.emplace(key, storage);
+    storages_.emplace(key, LoadedStorage{storage, dtype});
   }
   return IValue(Tensor::fromStorage(storage, dtype, {static_cast<int64_t>(numel)}, {1}, 0));
 }
@@ -516,6 +542,12 @@ IValue Unpickler::rebuildTensor(std::vector<IValue>& a, bool v2) {
     if (sizes[i] < 0 || strides[i] < 0) fail("_rebuild_tensor: negative size or stride");
     if (sizes[i] == 0) empty = true;
   }
+  // The element count must fit in int64 too: a view of stride 0 reaches no further than its storage
+  // whatever its sizes, but every kernel counts its elements.
+  int64_t count = 1;
+  for (int64_t n : sizes)
+    if (__builtin_mul_overflow(count, n, &count))
+      fail(fmt::format("_rebuild_tensor: size {} overflows int64 elements", IValue(makeIntList(sizes)).repr()));
   if (!empty) {
     int64_t last = offset;
     for (size_t i = 0; i < sizes.size(); ++i) {
@@ -528,7 +560,10 @@ IValue Unpickler::rebuildTensor(std::vector<IValue>& a, bool v2) {
                        IValue(makeIntList(sizes)).repr(), storageNumel));
   }
   Tensor t = Tensor::fromStorage(base.storage(), base.dtype(), std::move(sizes), std::move(strides), offset);
-  if (v2 && a.size() >= 5 && a[4].isBool()) t.impl()->requiresGrad = a[4].toBool();
+  if (v2 && a.size() >= 5) {
+    if (!a[4].isBool()) fail(fmt::format("_rebuild_tensor_v2: requires_grad must be a bool, not {}", a[4].tagName()));
+    t.impl()->requiresGrad = a[4].toBool();
+  }
   return IValue(t);
 }
 
@@ -767,7 +802,13 @@ IValue Unpickler::run() {
         if (v > 5) fail(fmt::format("unsupported pickle protocol {}", v));
         break;
       }
-      case FRAME: u64(); break;
+      case FRAME: {
+        // Frames only group the opcodes that follow; one cannot hold more than what is left (Python: "pickle
+        // data was truncated").
+        uint64_t n = u64();
+        if (n > size_ - pos_) fail(fmt::format("FRAME of {} bytes runs past the end of the pickle ({} left)", n, size_ - pos_));
+        break;
+      }
       case STOP: {
         IValue v = popValue();
         if (asGlobal(v)) fail("pickle result is a bare global");

@@ -96,7 +96,11 @@ class Unpickler {
   StorageLoader storageLoader_;
   bool swapTensorBytes_ = false;
   std::vector<Tensor> tensorTable_;
-  std::unordered_map<std::string, Storage> storages_;
+  struct LoadedStorage {
+    Storage storage;
+    ScalarType dtype;
+  };
+  std::unordered_map<std::string, LoadedStorage> storages_;
   std::unordered_set<const IntrusiveTarget*> resultContainers_;  // the result's, kept when a parse is released
   std::vector<const IntrusiveTarget*> typedContainers_;  // lists/dicts whose type came from a tag
 };

@@ -1,6 +1,8 @@
 // Zip reading (libzip) and PyTorch-style zip writing. See zip_archive.h.
 #include "serialize/zip_archive.h"
 
+#include "core/echo_excerpt.h"
+
 #include <cctype>
 
 #include <exception>
@@ -70,6 +72,8 @@ ZipReader::ZipReader(const std::string& path) : path_(path) {
         throw LoadError(fmt::format("'{}' is truncated or corrupt (inconsistent zip archive)", path));
       case ZIP_ER_MEMORY:
         throw LoadError(fmt::format("out of memory opening '{}'", path));
+      case ZIP_ER_EXISTS:  // two directory entries of one name: readers disagree on which one is meant
+        throw LoadError(fmt::format("'{}' is corrupt: two records have the same name", path));
       default:
         throw LoadError(fmt::format("cannot read zip archive '{}': {}", path, libzipError(code)));
     }
@@ -98,6 +102,8 @@ ZipReader::ZipReader(Storage bytes, std::string name) : path_(std::move(name)) {
         throw LoadError(fmt::format("'{}' is truncated or corrupt (inconsistent zip archive)", path_));
       case ZIP_ER_MEMORY:
         throw LoadError(fmt::format("out of memory opening '{}'", path_));
+      case ZIP_ER_EXISTS:  // two directory entries of one name: readers disagree on which one is meant
+        throw LoadError(fmt::format("'{}' is corrupt: two records have the same name", path_));
       default:
         throw LoadError(fmt::format("cannot read zip archive '{}': {}", path_, libzipError(code)));
     }
@@ -182,11 +188,20 @@ void ZipReader::indexDirect(std::shared_ptr<Mapping> m) {
     if (rd32(f + i) == 0x06054b50) { eocd = i; break; }
   }
   if (eocd == SIZE_MAX) return;
+  // What libzip lets through but PyTorch's reader (miniz) rejects: parts of a multi-disk archive and
+  // encrypted records. Kindling would otherwise read them, or map an encrypted record's bytes as tensor data.
+  auto reject = [&](const std::string& what) {
+    zip_discard(za_);
+    za_ = nullptr;
+    throw LoadError(fmt::format("'{}' is not a readable zip archive: {}", path_, what));
+  };
   uint64_t entries = rd16(f + eocd + 10), cdSize = rd32(f + eocd + 12), cdOff = rd32(f + eocd + 16);
   if (entries == 0xFFFF || cdSize == 0xFFFFFFFFu || cdOff == 0xFFFFFFFFu) {
     if (eocd < 20 || rd32(f + eocd - 20) != 0x07064b50) return;
+    if (rd32(f + eocd - 20 + 4) != 0 || rd32(f + eocd - 20 + 16) > 1) reject("a multi-disk archive (ZIP64 locator)");
     uint64_t z64 = rd64(f + eocd - 20 + 8);
     if (z64 > n - 56 || rd32(f + z64) != 0x06064b50) return;
+    if (rd32(f + z64 + 16) != 0 || rd32(f + z64 + 20) != 0) reject("a multi-disk archive (ZIP64 end record)");
     entries = rd64(f + z64 + 32);
     cdSize = rd64(f + z64 + 40);
     cdOff = rd64(f + z64 + 48);
@@ -203,6 +218,8 @@ void ZipReader::indexDirect(std::shared_ptr<Mapping> m) {
     uint64_t next = p + 46 + nameLen + extraLen + commentLen;
     if (next > end) break;
     std::string name(reinterpret_cast<const char*>(f + p + 46), nameLen);
+    if (rd16(f + p + 34) != 0) reject(fmt::format("record '{}' is on disk {} of a multi-disk archive", echoExcerpt(name), rd16(f + p + 34)));
+    if (rd16(f + p + 8) & 1) reject(fmt::format("record '{}' is encrypted", echoExcerpt(name)));
     // ZIP64 extra field: the 0xFFFFFFFF fields in order usize, csize, offset.
     const unsigned char* x = f + p + 46 + nameLen;
     for (size_t k = 0; k + 4 <= extraLen;) {
@@ -255,7 +272,7 @@ bool ZipReader::tensorDataIsBigEndian() const {
   while (!order.empty() && std::isspace(static_cast<unsigned char>(order.back()))) order.pop_back();
   if (order == "big") return true;
   if (order == "little") return false;
-  throw LoadError(fmt::format("archive '{}': unknown byteorder record '{}'", path_, order.substr(0, 40)));
+  throw LoadError(fmt::format("archive '{}': unknown byteorder record '{}'", path_, echoExcerpt(order, 40)));
 }
 
 size_t ZipReader::recordSize(const std::string& name) const {

@@ -1,6 +1,7 @@
 // Assignments and their targets: names (annotated or not), tuple/list unpacking with a starred target,
 // attributes, subscripts of tensors, lists, dicts and classes; augmented assignment (PyTorch's getAugOp);
 // `del` of names and subscripts.
+#include "core/echo_excerpt.h"
 #include "frontend/ir_emitter.h"
 
 #include "frontend/emitter/environment.h"
@@ -252,7 +253,7 @@ void FunctionEmitter::emitDelete(const DeleteStmt& s) {
   for (auto& t : s.targets) {
     if (t->kind == ExprKind::Name) {
       const std::string& n = t->as<NameExpr>().id;
-      if (!env_->find(n, t->range)) throw CompileError("undefined value " + n, t->range);
+      if (!env_->find(n, t->range)) throw CompileError("undefined value " + echoExcerpt(n), t->range);
       env_->table.erase(n);
       env_->errors[n] = "undefined value " + n;
       continue;

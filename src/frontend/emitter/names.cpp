@@ -1,6 +1,7 @@
 // Names: variables of the environment, then the resolver's globals, special forms, torch/math, archive
 // names (ops, CONSTANTS, __torch__, inf/nan), Python builtins and exception classes.
 #include "frontend/ir_emitter.h"
+#include "core/echo_excerpt.h"
 
 #include <limits>
 
@@ -100,7 +101,7 @@ SugaredValuePtr FunctionEmitter::lookupName(const NameExpr& n) {
     if (Function* f = ctx_.resolver->resolveFunction(id, n.range)) return std::make_shared<FunctionValue>(f);
     if (TypePtr t = ctx_.resolver->resolveType(id, n.range)) return std::make_shared<ClassValue>(t);
   }
-  throw CompileError("undefined value " + id, n.range);
+  throw CompileError("undefined value " + echoExcerpt(id), n.range);
 }
 
 }  // namespace kindling

@@ -1,6 +1,8 @@
 // Weight packing at load for frozen graphs (see passes/optimize/prepack_weights.h).
 #include "passes/optimize/prepack_weights.h"
 
+#include <unordered_set>
+
 #include "ops/kernels/conv/conv.h"
 #include "ops/kernels/linalg/linalg.h"
 #include "tensor/tensor.h"
@@ -58,9 +60,21 @@ bool onlyPrimitivesRead(const Value* v, const Tensor& w) {
   return true;
 }
 
+/// Storages some packed weight spans whole. A weight that is only part of its storage (a chunk of a fused
+/// projection: MultiheadAttention's in_proj_weight split into q, k and v) is not packed at load when the whole
+/// is too: the graph holds both forms on different branches, one runs, and packing the parts as well would
+/// hold the bytes twice more. A part that does run is packed by its first call.
+using Storages = std::unordered_set<const StorageImpl*>;
+
+bool spansStorage(const Tensor& w) { return w.storage_offset() == 0 && w.nbytes() == w.storage()->nbytes(); }
+
+bool leftToFirstCall(const Tensor& w, const Storages& wholes) {
+  return !spansStorage(w) && wholes.count(w.storage().get()) > 0;
+}
+
 /// aten::conv{1,2,3}d(input, weight, bias, stride, padding, dilation, groups) and aten::_convolution /
 /// aten::convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, ...).
-bool prepackConv(const Node* n) {
+bool prepackConv(const Node* n, const Storages& wholes) {
   static const Symbol c1 = Symbol::fromQualString("aten::conv1d");
   static const Symbol c2 = Symbol::fromQualString("aten::conv2d");
   static const Symbol c3 = Symbol::fromQualString("aten::conv3d");
@@ -80,7 +94,7 @@ bool prepackConv(const Node* n) {
     return false;
   }
   const Tensor w = constantFloatTensor(n->input(1));
-  if (!w.defined() || w.dim() < 3 || w.dim() > 5) return false;
+  if (!w.defined() || w.dim() < 3 || w.dim() > 5 || leftToFirstCall(w, wholes)) return false;
   const size_t spatial = static_cast<size_t>(w.dim() - 2);
   bool hasBias = false;
   IntArray stride, padding, dilation;
@@ -110,27 +124,42 @@ bool isPackedConvolution(const Node* n) {
 }
 
 /// aten::linear(input, weight, bias)
-bool prepackLinear(const Node* n) {
+bool prepackLinear(const Node* n, const Storages& wholes) {
   static const Symbol linear = Symbol::fromQualString("aten::linear");
   if (n->kind() != linear || !n->schema() || n->inputs().size() != 3) return false;
   const Tensor w = constantFloatTensor(n->input(1));
   bool hasBias = false;
-  if (!w.defined() || w.dim() != 2 || !constantBias(n->input(2), hasBias)) return false;
+  if (!w.defined() || w.dim() != 2 || !constantBias(n->input(2), hasBias) || leftToFirstCall(w, wholes)) return false;
   prepackLinearWeight(w, hasBias);
   return true;
 }
 
-size_t prepackBlock(Block* b) {
+/// The storages of the constant float32 weights (input 1) of convolutions and linears that span them whole.
+void collectWholes(const Block* b, Storages& wholes) {
+  static const Symbol linear = Symbol::fromQualString("aten::linear");
+  for (const Node* node : *b) {
+    for (const Block* sb : node->blocks()) collectWholes(sb, wholes);
+    if (node->inputs().size() < 2 || (node->kind() != linear && !isPackedConvolution(node))) continue;
+    const Tensor w = constantFloatTensor(node->input(1));
+    if (w.defined() && spansStorage(w)) wholes.insert(w.storage().get());
+  }
+}
+
+size_t prepackBlock(Block* b, const Storages& wholes) {
   size_t n = 0;
   for (Node* node : *b) {
-    for (Block* sb : node->blocks()) n += prepackBlock(sb);
-    if (prepackConv(node) || prepackLinear(node)) ++n;
+    for (Block* sb : node->blocks()) n += prepackBlock(sb, wholes);
+    if (prepackConv(node, wholes) || prepackLinear(node, wholes)) ++n;
   }
   return n;
 }
 
 }  // namespace
 
-size_t prepackWeights(Graph& graph) { return prepackBlock(graph.block()); }
+size_t prepackWeights(Graph& graph) {
+  Storages wholes;
+  collectWholes(graph.block(), wholes);
+  return prepackBlock(graph.block(), wholes);
+}
 
 }  // namespace kindling

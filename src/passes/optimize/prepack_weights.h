@@ -6,6 +6,8 @@
 // storage (tensor/tensor.h, ops/kernels/common/onednn_utils.h), so it is owned by the graph (and by the module
 // when the constant is one of its parameters), is checked against the storage's version counter on every use
 // (a parameter written in place is packed again), and dies with the tensor. The graph is not changed.
+// A weight that is only part of its storage is left to its first call when the whole storage is packed too
+// (a fused projection used whole on one branch and as chunks on another: packing both holds it twice more).
 // Run after freezing and folding (passes/pipeline.h: runFrozenGraphPasses).
 #pragma once
 #include "ir/ir.h"

@@ -98,5 +98,37 @@ TEST(PrepackWeights, NonConstantAndNonFloatWeightsAreLeftAlone) {
   EXPECT_EQ(w.storage()->derivedCount(), 0u);
 }
 
+const char* kTwoLinearsIR = R"IR(graph(%x : Tensor,
+      %whole : Tensor,
+      %part : Tensor):
+  %none : NoneType = prim::Constant()
+  %a : Tensor = aten::linear(%x, %whole, %none)
+  %b : Tensor = aten::linear(%x, %part, %none)
+  return (%a, %b)
+)IR";
+
+TEST(PrepackWeights, PartsOfAWeightPackedWholeAreLeftToTheirFirstCall) {
+  // A fused projection [3N, K] used whole and as its first N rows (MultiheadAttention's in_proj_weight and
+  // its q chunk, on two branches of a frozen graph): only the whole is packed at load.
+  const Tensor whole = pseudoRandom({3 * 64, 128}, 3), part = whole.narrow(0, 0, 64);
+  std::shared_ptr<Graph> g = parseIR(kTwoLinearsIR);
+  g->inputs()[1]->replaceAllUsesWith(g->insertConstant(IValue(whole)));
+  g->inputs()[2]->replaceAllUsesWith(g->insertConstant(IValue(part)));
+  EXPECT_EQ(prepackWeights(*g), 1u);
+  // The part alone is packed.
+  std::shared_ptr<Graph> g2 = parseIR(kTwoLinearsIR);
+  const Tensor other = pseudoRandom({3 * 64, 128}, 4);
+  g2->inputs()[1]->replaceAllUsesWith(g2->insertConstant(IValue(pseudoRandom({64, 128}, 5))));
+  g2->inputs()[2]->replaceAllUsesWith(g2->insertConstant(IValue(other.narrow(0, 64, 64))));
+  EXPECT_EQ(prepackWeights(*g2), 2u);
+  // A part left to its first call gives the values of its own copy.
+  const Tensor x = pseudoRandom({2, 128}, 6);
+  Stack s{IValue(x), IValue(part), IValue(Tensor())};
+  OperatorRegistry::global().find("aten::linear")->fn(s);
+  Stack r{IValue(x), IValue(part.clone()), IValue(Tensor())};
+  OperatorRegistry::global().find("aten::linear")->fn(r);
+  EXPECT_LT(maxDiff(s.back().toTensor(), r.back().toTensor()), 1e-5);
+}
+
 }  // namespace
 }  // namespace kindling

@@ -66,8 +66,19 @@ Value* FunctionEmitter::emitBinOp(const SourceRange& loc, BinOpKind op, Value* l
       case BinOpKind::Pow:
         return builtinCallValue(loc, "aten::pow", {NamedValue(lloc, lhs), NamedValue(rloc, rhs)});
       default: {
-        Value* t = builtinCallValue(loc, "aten::scalar_tensor", {NamedValue(lloc, lhs)}, {});
-        return builtinCallValue(loc, binOpAten(op), {NamedValue(lloc, t), NamedValue(rloc, rhs)});
+        // Python's Tensor.__rfloordiv__, __rmod__, __ror__, ...: the number becomes a 0-dim tensor that
+        // promotes with rhs as the number would: an int one int64, a bool one bool (integral 0-dim tensors
+        // never outrank rhs's own integral or floating dtype), a float one of the dtype
+        // torch.result_type(rhs, number) (a float64 one would make an integer tensor's result float64;
+        // Python's is the default float32). `number // tensor` is torch.floor_divide, a Tensor as in Python
+        // (PyTorch 1.13 converts the tensor to an int, raising for more than one element).
+        std::vector<NamedValue> kw;
+        if (lhs->type()->kind() == TypeKind::Float)
+          kw.emplace_back(loc, "dtype",
+                          builtinCallValue(loc, "aten::result_type", {NamedValue(rloc, rhs), NamedValue(lloc, lhs)}));
+        Value* t = builtinCallValue(loc, "aten::tensor", {NamedValue(lloc, lhs)}, kw);
+        const char* name = op == BinOpKind::FloorDiv ? "aten::floor_divide" : binOpAten(op);
+        return builtinCallValue(loc, name, {NamedValue(lloc, t), NamedValue(rloc, rhs)});
       }
     }
   }

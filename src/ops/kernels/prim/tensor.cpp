@@ -7,6 +7,7 @@
 
 #include "ops/registry/operator.h"
 #include "tensor/tensor.h"
+#include "tensor/type_promotion.h"
 
 namespace kindling {
 namespace {
@@ -67,6 +68,15 @@ void alwaysTrueTensor(Stack& s) { pop(s); push(s, true); }    // is_cpu, is_leaf
 void zeroTensorInt(Stack& s) { pop(s); push(s, int64_t(0)); }  // output_nr, _version
 void getDevice(Stack& s) { pop(s); push(s, int64_t(-1)); }     // get_device: -1 for CPU tensors
 void dtype(Stack& s) { push(s, static_cast<int64_t>(popTensor(s).dtype())); }
+// torch.result_type(tensor, other): the dtype an elementwise op over both gives (tensor/type_promotion.h)
+void resultTypeTensor(Stack& s) {
+  Tensor other = popTensor(s);
+  push(s, static_cast<int64_t>(resultType(popTensor(s), other)));
+}
+void resultTypeScalar(Stack& s) {
+  Scalar other = pop(s).toScalar();
+  push(s, static_cast<int64_t>(resultType(popTensor(s), other)));
+}
 void device(Stack& s) { pop(s); push(s, Device{DeviceType::CPU, -1}); }
 void layout(Stack& s) { pop(s); push(s, int64_t(0)); }  // torch.strided
 void requiresGrad(Stack& s) { push(s, popTensor(s).requires_grad()); }
@@ -227,6 +237,8 @@ void registerTensorPrimOps(OperatorRegistry& r) {
   r.add("aten::get_device(Tensor self) -> int", getDevice);
 
   r.add("prim::dtype(Tensor a) -> int", dtype);
+  r.add("aten::result_type.Tensor(Tensor tensor, Tensor other) -> ScalarType", resultTypeTensor);
+  r.add("aten::result_type.Scalar(Tensor tensor, Scalar other) -> ScalarType", resultTypeScalar);
   r.add("prim::device(Tensor a) -> Device", device);
   r.add("prim::layout(Tensor a) -> Layout", layout);
   r.add("prim::requires_grad(Tensor a) -> bool", requiresGrad);

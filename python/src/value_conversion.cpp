@@ -100,7 +100,8 @@ bool isNamedTupleInstance(py::handle obj) {
 }  // namespace
 
 TypePtr inferType(py::handle obj, std::string* why) {
-  ValueNestingGuard nesting("converting");  // a Python list nested 300,000 deep is a RecursionError
+  // A Python list nested 300,000 deep is a RecursionError; containers count against the walk's budget.
+  ValueNestingGuard nesting("converting", PyList_Check(obj.ptr()) || PyTuple_Check(obj.ptr()) || PyDict_Check(obj.ptr()));
   auto fail = [&](const std::string& w) -> TypePtr {
     if (why) *why = w;
     return nullptr;
@@ -361,7 +362,7 @@ py::object wrapObject(const IValue& objectValue, const std::shared_ptr<Compilati
 }
 
 py::object toPyObject(IValue v, const std::shared_ptr<CompilationUnit>& cu) {
-  ValueNestingGuard nesting("converting");
+  ValueNestingGuard nesting("converting", v.isTuple() || v.isList() || v.isDict());
   switch (v.tag()) {
     case IValue::Tag::None: return py::none();
     case IValue::Tag::Tensor: return tensorToTorch(v.toTensor());

@@ -188,6 +188,13 @@ bool IValue::is(const IValue& o) const {
   }
 }
 
+namespace {
+// Elements of containers compare equal when they are the same object, before any comparison of their
+// contents (Python's PyObject_RichCompareBool, c10's _fastEqualsForContainer): comparing a value that shares
+// containers with itself is linear in its size.
+bool elementsEqual(const IValue& x, const IValue& y) { return x.is(y) || x == y; }
+}  // namespace
+
 bool operator==(const IValue& a, const IValue& b) {
   using Tag = IValue::Tag;
   if (a.isScalar() && b.isScalar()) {
@@ -211,7 +218,7 @@ bool operator==(const IValue& a, const IValue& b) {
       const auto& y = b.toTupleRef().elements;
       if (x.size() != y.size()) return false;
       for (size_t i = 0; i < x.size(); ++i)
-        if (x[i] != y[i]) return false;
+        if (!elementsEqual(x[i], y[i])) return false;
       return true;
     }
     case Tag::List: {
@@ -221,7 +228,7 @@ bool operator==(const IValue& a, const IValue& b) {
       const auto& y = b.toListRef().elements;
       if (x.size() != y.size()) return false;
       for (size_t i = 0; i < x.size(); ++i)
-        if (x[i] != y[i]) return false;
+        if (!elementsEqual(x[i], y[i])) return false;
       return true;
     }
     case Tag::Dict: {
@@ -232,7 +239,7 @@ bool operator==(const IValue& a, const IValue& b) {
       if (x.size() != y.size()) return false;
       for (const auto& kv : x.items()) {
         const IValue* v = y.find(kv.first);
-        if (!v || *v != kv.second) return false;
+        if (!v || !elementsEqual(*v, kv.second)) return false;
       }
       return true;
     }

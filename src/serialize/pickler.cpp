@@ -76,6 +76,10 @@ void Pickler::pushGlobal(const std::string& module, const std::string& name) {
   }
   op(GLOBAL);
   out_ += key;
+  globalMemo_.emplace(std::move(key), putMemo());
+}
+
+uint32_t Pickler::putMemo() {
   uint32_t idx = memoNext_++;
   if (idx < 256) {
     op(BINPUT);
@@ -84,7 +88,20 @@ void Pickler::pushGlobal(const std::string& module, const std::string& name) {
     op(LONG_BINPUT);
     for (int k = 0; k < 4; ++k) op(static_cast<uint8_t>(idx >> (8 * k)));
   }
-  globalMemo_.emplace(std::move(key), idx);
+  return idx;
+}
+
+bool Pickler::pushMemoized(const void* container) {
+  auto it = containerMemo_.find(container);
+  if (it == containerMemo_.end()) return false;
+  if (it->second < 256) {
+    op(BINGET);
+    op(static_cast<uint8_t>(it->second));
+  } else {
+    op(LONG_BINGET);
+    for (int k = 0; k < 4; ++k) op(static_cast<uint8_t>(it->second >> (8 * k)));
+  }
+  return true;
 }
 
 void Pickler::pushTensor(const Tensor& t0) {
@@ -159,16 +176,22 @@ void Pickler::push(const IValue& v, size_t depth) {
     case IValue::Tag::Tuple: {
       const auto& e = v.toTupleRef().elements;
       if (e.empty()) { op(EMPTY_TUPLE); return; }
+      if (pushMemoized(v.rawPtr())) return;
       if (e.size() > 3) op(MARK);
       for (const auto& x : e) push(x, depth + 1);
       op(e.size() == 1 ? TUPLE1 : e.size() == 2 ? TUPLE2 : e.size() == 3 ? TUPLE3 : TUPLE);
+      containerMemo_.emplace(v.rawPtr(), putMemo());
       return;
     }
     case IValue::Tag::List: {
       const auto& l = v.toListRef();
+      if (pushMemoized(v.rawPtr())) return;
       bool tag = mode_ == Mode::TorchScript;
       if (tag) pushGlobal("torch.jit._pickle", "restore_type_tag");
       op(EMPTY_LIST);
+      // Memoized before its elements (as Python's pickle does), so a list that contains itself pickles too;
+      // a tagged list once its tag is applied.
+      if (!tag) containerMemo_.emplace(v.rawPtr(), putMemo());
       if (!l.elements.empty()) {
         op(MARK);
         for (const auto& x : l.elements) push(x, depth + 1);
@@ -178,14 +201,17 @@ void Pickler::push(const IValue& v, size_t depth) {
         pushString(ListType::create(l.elementType)->annotationStr());
         op(TUPLE2);
         op(REDUCE);
+        containerMemo_.emplace(v.rawPtr(), putMemo());
       }
       return;
     }
     case IValue::Tag::Dict: {
       const auto& d = v.toDictRef();
+      if (pushMemoized(v.rawPtr())) return;
       bool tag = mode_ == Mode::TorchScript;
       if (tag) pushGlobal("torch.jit._pickle", "restore_type_tag");
       op(EMPTY_DICT);
+      if (!tag) containerMemo_.emplace(v.rawPtr(), putMemo());
       if (d.size()) {
         op(MARK);
         for (const auto& kv : d.items()) {
@@ -198,6 +224,7 @@ void Pickler::push(const IValue& v, size_t depth) {
         pushString(DictType::create(d.keyType, d.valueType)->annotationStr());
         op(TUPLE2);
         op(REDUCE);
+        containerMemo_.emplace(v.rawPtr(), putMemo());
       }
       return;
     }
@@ -214,7 +241,8 @@ void Pickler::push(const IValue& v, size_t depth) {
         Stack s{v};
         getstate->run(s);
         if (s.empty()) throw Error(fmt::format("{}.__getstate__ returned nothing", q));
-        push(s.back(), depth + 1);
+        keepAlive_.push_back(s.back());  // its containers are memoized by address: none may be freed and reused
+        push(keepAlive_.back(), depth + 1);
       } else {
         op(EMPTY_DICT);
         op(MARK);

@@ -4,7 +4,8 @@
 //     ("0", "1", ...) and its bytes are handed back through storages() for the caller to write as
 //     data/<key> (or constants/<key>);
 //   - ints (BININT1/BININT2/BININT/LONG1), floats (BINFLOAT, big-endian), bools, None, str (BINUNICODE),
-//     tuples, lists (EMPTY_LIST + APPENDS), dicts (EMPTY_DICT + SETITEMS), devices (torch.device(str)).
+//     tuples, lists (EMPTY_LIST + APPENDS), dicts (EMPTY_DICT + SETITEMS), devices (torch.device(str)); a
+//     container met again is a BINGET of its memo entry.
 // Mode::TorchScript (data.pkl of an archive) also writes objects (GLOBAL '__torch__.x C' + NEWOBJ + state dict
 // + BUILD, or the class's __getstate__ result) and type tags for lists and dicts
 // (torch.jit._pickle.restore_type_tag), as torch.jit.save does. Mode::TorchSave writes what torch.save
@@ -42,11 +43,18 @@ class Pickler {
   void pushGlobal(const std::string& module, const std::string& name);
   void pushTensor(const Tensor& t);
   void op(uint8_t o) { out_.push_back(static_cast<char>(o)); }
+  /// BINPUT of the next memo index (returned).
+  uint32_t putMemo();
+  /// BINGET of a container pickled before (true), so that a value sharing containers pickles each once, as
+  /// Python's pickle and torch.jit.save do; false when it was not.
+  bool pushMemoized(const void* container);
   Mode mode_;
   std::string out_;
   std::vector<StorageRecord> storages_;
   std::unordered_map<const StorageImpl*, size_t> storageIndex_;
   std::unordered_map<std::string, uint32_t> globalMemo_;
+  std::unordered_map<const void*, uint32_t> containerMemo_;
+  std::vector<IValue> keepAlive_;  // values made while pickling (__getstate__ results)
   uint32_t memoNext_ = 0;
 };
 

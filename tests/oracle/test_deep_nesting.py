@@ -77,6 +77,52 @@ def test_deep_annotation_in_a_string(run_kindling, tmp_path):
     check(run_kindling("run", src, "--function", "f"), 1)
 
 
+def deep_blocks(kw, n):
+    head = {"if": "if x > 0:", "while": "while x > 100:", "for": "for i in range(1):",
+            "with": "with torch.no_grad():", "try": "try:"}[kw]
+    lines = ["import torch", "def f(x: int) -> int:"]
+    lines += ["    " * (i + 1) + head for i in range(n)]
+    lines.append("    " * (n + 1) + "x = x + 1")
+    if kw == "try":
+        for i in reversed(range(n)):
+            lines += ["    " * (i + 1) + "except Exception:", "    " * (i + 2) + "pass"]
+    lines.append("    return x")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("kw", ["if", "while", "for", "with", "try"])
+def test_deep_statement_blocks(run_kindling, tmp_path, kw):
+    # 10,000 nested blocks: the parser and the emitter each recurse once per block.
+    src = write(tmp_path, f"blocks_{kw}.py", deep_blocks(kw, 10000))
+    check(run_kindling("run", src, "--function", "f", "--input", save_args(tmp_path, (1,))), 1, "nesting is too deep")
+
+
+def test_deep_annotation_in_a_type_comment(run_kindling, tmp_path):
+    ann = "List[" * 100000 + "int" + "]" * 100000
+    src = write(tmp_path, "ann.py", f"from typing import List\ndef f(x):\n    # type: ({ann}) -> int\n    return 1\n")
+    check(run_kindling("run", src, "--function", "f"), 1, "too deep")
+
+
+def test_deep_annotation_in_archive_code(run_kindling, tmp_path):
+    # The type parser as torch.jit.load reaches it: a parameter annotation of an archive's code/.
+    class Id(torch.nn.Module):
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return x
+
+    base = tmp_path / "id.pt"
+    torch.jit.save(torch.jit.script(Id()), str(base))
+    bad = tmp_path / "deep_ann.pt"
+    with zipfile.ZipFile(base) as zin, zipfile.ZipFile(bad, "w", zipfile.ZIP_STORED) as zout:
+        for info in zin.infolist():
+            data = zin.read(info.filename)
+            if info.filename.endswith(".py") and b"def forward" in data:
+                new = data.replace(b"x: Tensor)", b"x: " + b"List[" * 100000 + b"Tensor" + b"]" * 100000 + b")", 1)
+                assert new != data
+                data = new
+            zout.writestr(info.filename, data)
+    check(run_kindling("run", bad, "--input", save_args(tmp_path, (torch.zeros(1),))), 1, "too deep")
+
+
 def test_long_chained_comparison_runs(run_kindling, tmp_path):
     # 40,000 operands: emitted as a flat sequence of ifs (as an `and` chain), not one nested in the other,
     # so no walk over the graph recurses 40,000 levels.
@@ -260,3 +306,141 @@ def test_deep_pickle_input(run_kindling, tmp_path, kind):
     src = write(tmp_path, "id.py", "from typing import Any\ndef f(x: Any) -> int:\n    return 1\n")
     inp = torch_save_with_pickle(tmp_path, f"deep_{kind}.pt", PICKLES[kind])
     check(run_kindling("run", src, "--function", "f", "--input", inp), 1, "nested deeper than 1000")
+
+
+def test_deep_tuple_hashed(run_kindling, tmp_path):
+    # hash() of a tuple nested 300,000 levels through an Any variable (aten::hash recursed without a bound).
+    src = write(tmp_path, "hash.py", "from typing import Any\ndef f(n: int) -> int:\n    t: Any = (1,)\n"
+                "    for i in range(n):\n        t = (t,)\n    return hash(t)\n")
+    res = run_kindling("run", src, "--function", "f", "--input", save_args(tmp_path, (DEPTH,)))
+    check(res, 2, "RecursionError", "hashing")
+
+
+SORT_PROGRAM = """from typing import Any, List
+def f(n: int) -> List[Any]:
+    t: Any = (2,)
+    u: Any = (1,)
+    for i in range(n):
+        t = (t, 0)
+        u = (u, 0)
+    l: List[Any] = [t, u, t]
+    l.sort()
+    return l
+"""
+
+
+def test_deep_tuples_sorted(run_kindling, tmp_path):
+    # Ordering compares tuples level by level: 300,000 levels raise RecursionError (it overflowed the stack).
+    src = write(tmp_path, "sort.py", SORT_PROGRAM)
+    res = run_kindling("run", src, "--function", "f", "--input", save_args(tmp_path, (DEPTH,)))
+    check(res, 2, "RecursionError", "comparing")
+
+
+def test_nested_tuples_sorted_in_linear_time(run_kindling, tmp_path):
+    # 500 levels that tie down to the innermost element: each comparison is one walk (it compared both ways
+    # at every level, 2^500 steps); the order is Python's.
+    src = write(tmp_path, "sort.py", SORT_PROGRAM)
+    out = tmp_path / "out.pt"
+    res = run_kindling("run", src, "--function", "f", "--input", save_args(tmp_path, (500,)), "--output", out,
+                       timeout=60)
+    check(res, 0)
+    t, u = (2,), (1,)
+    for _ in range(500):
+        t, u = (t, 0), (u, 0)
+    assert torch.load(str(out)) == sorted([t, u, t])
+
+
+# ---------------------------------------------------------------- values sharing containers (a DAG)
+# A value can hold one container many times: [x, x], or a pickle's memo (BINGET). Thirty levels that each
+# hold the level below twice are 31 containers, but 2^30 paths: a walk that follows every reference (Python's
+# repr, str, ==) never ends. Kindling's walks either visit each container once (pickling, hashing, == of a
+# value with itself) or stop after kMaxValueWalkSteps containers with a RuntimeError (printing, str).
+
+def dag_pickle(levels):
+    """torch.save's pickle of a 1-tuple holding `levels` lists, each holding the one below twice (DUP by
+    BINGET), around an empty list."""
+    p = b"\x80\x02]q\x000"
+    for i in range(levels):
+        p += b"](h" + bytes([i]) + b"h" + bytes([i]) + b"eq" + bytes([i + 1]) + b"0"
+    return p + b"h" + bytes([levels]) + b"\x85."
+
+
+IDENTITY = "from typing import Any\ndef f(x: Any) -> Any:\n    return x\n"
+
+
+def test_shared_containers_printed_within_a_budget(run_kindling, tmp_path):
+    inp = torch_save_with_pickle(tmp_path, "dag.pt", dag_pickle(30))
+    src = write(tmp_path, "id.py", IDENTITY)
+    res = run_kindling("run", src, "--function", "f", "--input", inp, timeout=60)
+    check(res, 2, "value too large: printing it visits more than 16777216 containers")
+
+
+def test_shared_containers_print_as_python_below_the_budget(run_kindling, tmp_path):
+    inp = torch_save_with_pickle(tmp_path, "dag.pt", dag_pickle(10))
+    src = write(tmp_path, "id.py", IDENTITY)
+    res = run_kindling("run", src, "--function", "f", "--input", inp)
+    check(res, 0)
+    assert res.stdout.strip() == str(torch.load(str(inp))[0])
+
+
+def test_shared_containers_written_once_each(run_kindling, tmp_path):
+    # torch.save (Python's pickle) writes a container met again as a memo reference; so does Kindling, and
+    # torch.load reads back the same sharing.
+    inp = torch_save_with_pickle(tmp_path, "dag.pt", dag_pickle(30))
+    src = write(tmp_path, "id.py", IDENTITY)
+    out = tmp_path / "out.pt"
+    res = run_kindling("run", src, "--function", "f", "--input", inp, "--output", out, timeout=60)
+    check(res, 0)
+    assert out.stat().st_size < 4096
+    got = torch.load(str(out))
+    ref = torch.load(str(inp))[0]
+    for _ in range(30):
+        assert len(got) == len(ref) == 2 and got[0] is got[1] and ref[0] is ref[1]
+        got, ref = got[0], ref[0]
+    assert got == ref == []
+
+
+def dag_program(body):
+    return ("from typing import Any\n"
+            "def f(n: int) -> Any:\n"
+            "    x: Any = 0\n"
+            "    t: Any = (1,)\n"
+            "    u: Any = (1,)\n"
+            "    for i in range(n):\n"
+            "        x = [x, x]\n"
+            "        t = (t, t)\n"
+            "        u = ((u, u)[0], (u, u)[1])\n"
+            f"    {body}\n")
+
+
+def test_shared_containers_str_in_a_program(run_kindling, tmp_path):
+    src = write(tmp_path, "dag.py", dag_program("return len(str(x))"))
+    res = run_kindling("run", src, "--function", "f", "--input", save_args(tmp_path, (30,)), timeout=60)
+    check(res, 2, "RuntimeError", "value too large: printing")
+
+
+def test_shared_containers_str_below_the_budget(run_kindling, tmp_path):
+    src = write(tmp_path, "dag.py", dag_program("return len(str(x))"))
+    res = run_kindling("run", src, "--function", "f", "--input", save_args(tmp_path, (10,)))
+    check(res, 0)
+    x = 0
+    for _ in range(10):
+        x = [x, x]
+    assert int(res.stdout.strip()) == len(str(x))
+
+
+def test_shared_tuples_hashed_once_each(run_kindling, tmp_path):
+    # hash() of 30 levels of (t, t) visits each tuple once, and gives what hashing every reference gives:
+    # c10's hash of a tuple (torch/csrc: c10::hash of its elements, combined as hash_combine), level by level.
+    src = write(tmp_path, "dag.py", dag_program("return hash(t)"))
+    res = run_kindling("run", src, "--function", "f", "--input", save_args(tmp_path, (30,)), timeout=60)
+    check(res, 0)
+    mask = (1 << 64) - 1
+
+    def combine(seed, v):
+        return (seed ^ ((v + 0x9E3779B9 + (seed << 6) + (seed >> 2)) & mask)) & mask
+
+    h = combine(0, 1)
+    for _ in range(30):
+        h = combine(combine(0, h), h)
+    assert int(res.stdout.strip()) == (h - (1 << 64) if h >= 1 << 63 else h)

@@ -2,7 +2,7 @@
 fork / wait / annotate / isinstance / is_scripting / is_tracing called from Python, the fusion controls,
 and patch_torch routing torch.jit.load / save / freeze to Kindling."""
 from pyapi_helpers import assert_same, kindling_only  # noqa: F401  (first: puts the package on sys.path)
-from typing import Dict, List, Optional
+from typing import Any, Dict, List, Optional
 
 import pytest
 import torch
@@ -109,3 +109,20 @@ def test_patch_torch_routes_entry_points(bn_archive, tmp_path):
         kindling.jit.unpatch_torch()
     assert torch.jit.load is original_load
     assert_same(torch.jit.load(str(tmp_path / "resaved.pt"))(x), expected, atol=1e-5, rtol=1e-4)
+
+
+def _shared_lists(n: int) -> Any:
+    x: Any = 0
+    for i in range(n):
+        x = [x, x]
+    return x
+
+
+def test_value_sharing_containers_converts_within_a_budget():
+    """A returned value holding one list twice per level, 30 levels (31 lists, 2^30 paths): the conversion to
+    Python follows every reference (as torch.jit's does) and stops with an error after its budget of
+    containers (core/value_nesting.h) instead of running for hours; 10 levels convert to eager's value."""
+    f = kindling.jit.script(_shared_lists)
+    assert f(10) == _shared_lists(10)
+    with pytest.raises(Exception, match="value too large: converting it visits more than 16777216 containers"):
+        f(30)

@@ -1,6 +1,8 @@
 // Helpers shared by the prim_* builtin families (see prim_util.h).
 #include "ops/kernels/prim/prim_util.h"
 
+#include "core/value_nesting.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -49,29 +51,41 @@ std::atomic<PrintHandler> gPrintHandler{stdoutPrint};
 PrintHandler setPrintHandler(PrintHandler h) { return gPrintHandler.exchange(h ? h : stdoutPrint); }
 PrintHandler printHandler() { return gPrintHandler.load(std::memory_order_relaxed); }
 
-bool lessThan(const IValue& a, const IValue& b) {
-  if (a.isString() && b.isString()) return a.toStringRef() < b.toStringRef();
+namespace {
+// -1, 0 or 1: a before, tied with or after b. Containers compare element by element in one walk (the first
+// element that is not tied decides, then the shorter one is first), so that nested tuples cost their size
+// rather than twice per level, and deep ones raise RecursionError instead of overflowing the stack.
+int threeWay(const IValue& a, const IValue& b) {
+  if (a.isString() && b.isString()) {
+    int c = a.toStringRef().compare(b.toStringRef());
+    return c < 0 ? -1 : c > 0;
+  }
   if (a.isScalar() && b.isScalar()) {
     if (a.isDouble() || b.isDouble()) {
       auto d = [](const IValue& v) {
         return v.isDouble() ? v.toDouble() : v.isInt() ? static_cast<double>(v.toInt()) : (v.toBool() ? 1.0 : 0.0);
       };
-      return d(a) < d(b);
+      double x = d(a), y = d(b);
+      return x < y ? -1 : y < x;
     }
     auto i = [](const IValue& v) { return v.isInt() ? v.toInt() : int64_t(v.toBool()); };
-    return i(a) < i(b);
+    int64_t x = i(a), y = i(b);
+    return x < y ? -1 : y < x;
   }
   if ((a.isList() && b.isList()) || (a.isTuple() && b.isTuple())) {
+    if (a.is(b)) return 0;
+    ValueNestingGuard nesting("comparing");
     const auto& x = a.isList() ? a.toListRef().elements : a.toTupleRef().elements;
     const auto& y = b.isList() ? b.toListRef().elements : b.toTupleRef().elements;
     size_t n = std::min(x.size(), y.size());
-    for (size_t k = 0; k < n; ++k) {
-      if (lessThan(x[k], y[k])) return true;
-      if (lessThan(y[k], x[k])) return false;
-    }
-    return x.size() < y.size();
+    for (size_t k = 0; k < n; ++k)
+      if (int c = threeWay(x[k], y[k])) return c;
+    return x.size() < y.size() ? -1 : y.size() < x.size();
   }
   throw RuntimeError(fmt::format("'<' not supported between instances of '{}' and '{}'", a.tagName(), b.tagName()));
 }
+}  // namespace
+
+bool lessThan(const IValue& a, const IValue& b) { return threeWay(a, b) < 0; }
 
 }  // namespace kindling::prim

@@ -20,9 +20,11 @@
 #include <cstdlib>
 #include <functional>
 #include <string>
+#include <unordered_map>
 #include <cstdio>
 #include <limits>
 
+#include "core/value_nesting.h"
 #include "ops/registry/operator.h"
 
 namespace kindling {
@@ -349,7 +351,9 @@ void roundToZeroFloorDiv(Stack& s) {
 // for tuples, identity of the object for tensors), so values match PyTorch's ----
 
 uint64_t hashCombine(uint64_t seed, uint64_t v) { return seed ^ (v + 0x9e3779b9ULL + (seed << 6) + (seed >> 2)); }
-uint64_t c10Hash(const IValue& v) {
+// `seen`: the hash of every tuple hashed so far in this walk, so that a tuple shared within the value
+// (t = (t, t) thirty times) is hashed once, not once per reference.
+uint64_t c10Hash(const IValue& v, std::unordered_map<const void*, uint64_t>& seen) {
   switch (v.tag()) {
     case IValue::Tag::None: return 0;
     case IValue::Tag::Bool: return v.toBool() ? 1 : 0;
@@ -357,8 +361,12 @@ uint64_t c10Hash(const IValue& v) {
     case IValue::Tag::Double: return std::hash<double>()(v.toDouble());
     case IValue::Tag::String: return std::hash<std::string>()(v.toStringRef());
     case IValue::Tag::Tuple: {
+      auto it = seen.find(v.rawPtr());
+      if (it != seen.end()) return it->second;
+      ValueNestingGuard nesting("hashing");
       uint64_t seed = 0;
-      for (const auto& e : v.toTupleRef().elements) seed = hashCombine(seed, c10Hash(e));
+      for (const auto& e : v.toTupleRef().elements) seed = hashCombine(seed, c10Hash(e, seen));
+      seen.emplace(v.rawPtr(), seed);
       return seed;
     }
     case IValue::Tag::Tensor: return std::hash<const void*>()(v.rawPtr());
@@ -366,7 +374,10 @@ uint64_t c10Hash(const IValue& v) {
       throw RuntimeError(fmt::format("Can't hash IValues with tag '{}'", v.tagName()));
   }
 }
-void hashOp(Stack& s) { push(s, static_cast<int64_t>(c10Hash(pop(s)))); }
+void hashOp(Stack& s) {
+  std::unordered_map<const void*, uint64_t> seen;
+  push(s, static_cast<int64_t>(c10Hash(pop(s), seen)));
+}
 
 // ---- Enum members (class Color(Enum): RED = 1) ----
 

@@ -279,14 +279,15 @@ Value* tryConvertToType(const SourceRange& loc, Graph& graph, const TypePtr& con
     bool isTensor = vt->kind() == TypeKind::Tensor;
     bool isNumber = vt->kind() == TypeKind::Number;
     TypeKind ck = concrete->kind();
-    if (isTensor) {
+    if (isTensor && conversions != Conversions::PythonArguments) {
       if (ck == TypeKind::Float) value = insertConversion(loc, graph, "aten::FloatImplicit", value, registry);
       else if (ck == TypeKind::Int) value = insertConversion(loc, graph, "aten::IntImplicit", value, registry);
       else if (ck == TypeKind::Number) value = insertConversion(loc, graph, "aten::ScalarImplicit", value, registry);
     } else if (isNumber) {
       if (ck == TypeKind::Float) value = insertConversion(loc, graph, "aten::Float", value, registry);
       else if (ck == TypeKind::Int) value = insertConversion(loc, graph, "aten::Int", value, registry);
-    } else if (vt->kind() == TypeKind::Bool && conversions == Conversions::Python) {
+    } else if (vt->kind() == TypeKind::Bool &&
+               (conversions == Conversions::Python || conversions == Conversions::PythonArguments)) {
       if (ck == TypeKind::Float) value = insertConversion(loc, graph, "aten::Float", value, registry);
       else if (ck == TypeKind::Int) value = insertConversion(loc, graph, "aten::Int", value, registry);
     }
@@ -474,7 +475,7 @@ std::pair<size_t, MatchedSchema> matchSchemas(const std::vector<const FunctionSc
                                               const std::optional<NamedValue>& self,
                                               const OperatorRegistry& registry) {
   Node* marker = graph.insertPoint()->prev();
-  for (Conversions conversions : {Conversions::None, Conversions::Implicit, Conversions::Python}) {
+  for (Conversions conversions : {Conversions::None, Conversions::Implicit, Conversions::PythonArguments}) {
     for (size_t i = 0; i < schemas.size(); ++i) {
       auto m = tryMatchSchema(*schemas[i], loc, graph, args, kwargs, self, nullptr, conversions, registry);
       if (m) return {i, std::move(*m)};

@@ -14,6 +14,7 @@
 //     where an int or float is expected, via aten::Int/aten::Float, as Python's bool is an int (True + 1 == 2).
 //     Never a bool as a Scalar: the number would change a result's dtype (torch.full([2], True) is a bool
 //     tensor in Python), so such a call stays an error as in PyTorch.
+//     Tensors are not converted in that pass: True + x would otherwise be aten::add.int on IntImplicit(x).
 //   - overloads are tried in registration order at each level in turn; the first match wins, so an overload
 //     taking bools (prim::max(bool[]) for max(a, b)) is chosen before any bool is converted.
 // Nodes created while trying an overload that then fails are removed again.
@@ -38,6 +39,9 @@ enum class Conversions {
   None,      ///< subtypes only
   Implicit,  ///< PyTorch's implicit conversions, and trailing positional arguments packed into a list
   Python,    ///< also bool → int/float
+  /// matchSchemas' third pass: Python's, except that a Tensor is never converted to a number there (True + x
+  /// is PyTorch's error, not int arithmetic on x.item())
+  PythonArguments,
 };
 
 /// One argument of a call: its value, the keyword name ("" when positional) and its source range.

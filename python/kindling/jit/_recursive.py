@@ -166,6 +166,12 @@ class _Super:
                 _define_method(concrete, item, name, base)
             return name
         method = "%s__super_%s" % (name, re.sub(r"\W", "_", base.__qualname__))
+        if _markers.method_overloads(item, base):
+            # an overloaded base method (nn.LSTM's, nn.GRU's forward): its overloads under the new name,
+            # method__0, method__1, ..., and the call chooses among them as for self.name
+            if not concrete.jit_type.has_method(method + "__0"):
+                _define_method(concrete, item, method, base)
+            return method
         if not concrete.jit_type.has_method(method):
             src, filename, first = _sources.definition_source(item)
             concrete.jit_type.define_method(src, filename, first, _sources.resolution_callback(item),

@@ -68,12 +68,23 @@ class _VarArgsFunction:
         params = list(inspect.signature(fn).parameters.values())
         self.fixed_count = next(i for i, p in enumerate(params) if p.kind is inspect.Parameter.VAR_POSITIONAL)
         self.specializations = {}
+        self.compiling = set()  # keys of the specializations being compiled (a recursive call finds its own)
 
     def specialize(self, types):
         key = tuple(types)
         done = self.specializations.get(key)
         if done is not None:
             return done._c
+        if key in self.compiling:  # as the compiler reports other recursive calls
+            raise _C.CompileError("function '%s' is called recursively. Recursive calls are not supported"
+                                  % self.fn.__name__)
+        self.compiling.add(key)
+        try:
+            return self._compile(key, types)
+        finally:
+            self.compiling.discard(key)
+
+    def _compile(self, key, types):
         import ast
         text, filename, line = _sources.definition_source(self.fn)
         tree = ast.parse(text)

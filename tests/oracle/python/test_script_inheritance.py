@@ -6,7 +6,7 @@ finds the base implementation as Python does (the MRO of self's class after the 
 and compiles it as a method of self's class, so the saved archive runs in torch.jit.load. Covered: zero-
 argument and explicit super(), three levels each calling the next, a base method that calls a method the
 subclass overrides (dispatch through self), mixins earlier in the MRO, subclasses of torch.nn's own modules
-(their forward compiled from torch's source), two instances sharing a class, and the errors.
+(their forward compiled from torch's source, overloads included: nn.LSTM, nn.GRU), two instances sharing a class, and the errors.
 """
 from pyapi_helpers import assert_same, script_save_and_compare  # noqa: F401  (first: puts the package on sys.path)
 
@@ -90,6 +90,21 @@ class NormThenAct(nn.BatchNorm1d):
         return torch.tanh(super().forward(x))
 
 
+class LastStep(nn.LSTM):
+    """nn.LSTM's forward is overloaded (@_overload_method: Tensor or PackedSequence input): super().forward
+    compiles both overloads under the super name and the call picks the one its arguments match."""
+
+    def forward(self, x):
+        out, (h, c) = super().forward(x)
+        return out[:, -1] + h[-1] + c[-1]
+
+
+class GruOut(nn.GRU):
+    def forward(self, x):
+        out, h = super().forward(x)
+        return out * 2 + h.sum()
+
+
 class Pair(nn.Module):
     """Two instances of one subclass: one class, one compiled super method."""
 
@@ -110,6 +125,8 @@ CASES = {
     "nn_linear_subclass": (lambda: ScaledLinear(4, 3), lambda: (torch.randn(5, 4),)),
     "nn_conv2d_subclass": (lambda: PaddedConv(2, 3, 3), lambda: (torch.randn(1, 2, 6, 6),)),
     "nn_batchnorm_subclass": (lambda: NormThenAct(4), lambda: (torch.randn(6, 4),)),
+    "nn_lstm_subclass": (lambda: LastStep(4, 5, batch_first=True), lambda: (torch.randn(2, 3, 4),)),
+    "nn_gru_subclass": (lambda: GruOut(4, 3, num_layers=2), lambda: (torch.randn(3, 2, 4),)),
     "shared_class": (Pair, lambda: (torch.randn(2, 4),)),
 }
 

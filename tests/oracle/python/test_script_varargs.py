@@ -115,3 +115,32 @@ def test_kwargs_stay_rejected():
     with pytest.raises(kindling.jit.CompileError, match="variable number of arguments") as e:
         kindling.jit.script(calls_kwargs)
     assert "takes_kwargs" in str(e.value)
+
+
+def countdown(n: int, *xs: int) -> int:
+    if n == 0:
+        return len(xs)
+    return countdown(n - 1, *xs)
+
+
+def calls_countdown(a: int):
+    return countdown(3, a, a)
+
+
+def plain_countdown(n: int) -> int:
+    if n == 0:
+        return 0
+    return plain_countdown(n - 1)
+
+
+def test_recursive_varargs_call_is_rejected_as_recursion():
+    """A *args function calling itself with the same argument types needs the specialization being
+    compiled: the error is the compiler's (and torch.jit's) for recursive calls, not a Python
+    RecursionError from compiling specializations forever."""
+    assert calls_countdown(2) == 2
+    with pytest.raises(Exception) as torch_err:
+        torch.jit.script(plain_countdown)
+    assert "called recursively" in str(torch_err.value)
+    with pytest.raises(kindling.jit.CompileError, match="function 'countdown' is called recursively") as e:
+        kindling.jit.script(calls_countdown)
+    assert "RecursionError" not in str(e.value)

@@ -245,6 +245,9 @@ class FunctionEmitter {
                         const std::function<BlockExit(Value* cls, Value* msg, Value* text)>& handler,
                         const std::set<std::string>& tracked);
   void emitRaiseOf(const SourceRange& loc, Value* cls, Value* msg);
+  /// RuntimeError "dictionary changed size during iteration" when `dict`'s size is no longer `size`, as
+  /// Python's dict iterator raises at each step (loops.cpp).
+  void emitDictSizeCheck(const SourceRange& loc, Value* dict, Value* size);
   void emitFor(const ForStmt& s);
   void emitWhile(const WhileStmt& s);
   void emitLoop(const SourceRange& loc, Value* maxTrip, const ExprPtr& whileCond,

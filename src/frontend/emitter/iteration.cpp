@@ -28,7 +28,11 @@ IterPlan planIteration(FunctionEmitter& m, const SourceRange& loc, const Sugared
     throw CompileError("cannot mix tuples (which are unrolled) with other iterables in zip/enumerate", loc);
   Value* seq = it->asValue(loc, m);
   const TypePtr& st = seq->type();
-  if (st->kind() == TypeKind::Dict) seq = m.builtinCallValue(loc, "aten::keys", {NamedValue(loc, seq)});
+  if (st->kind() == TypeKind::Dict) {
+    p.dict = seq;
+    seq = m.builtinCallValue(loc, "aten::keys", {NamedValue(loc, seq)});
+    p.dictSize = m.builtinCallValue(loc, "aten::len", {NamedValue(loc, seq)});
+  }
   TypeKind k = seq->type()->kind();
   if (k != TypeKind::List && k != TypeKind::Str && k != TypeKind::Tensor)
     throw CompileError("'" + st->annotationStr() + "' object is not iterable", loc);

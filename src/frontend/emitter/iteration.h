@@ -19,8 +19,11 @@ struct IterPlan {
   Value* start = nullptr;
   Value* end = nullptr;
   Value* step = nullptr;
-  // Sequence: a list, str or tensor value
+  // Sequence: a list, str or tensor value; for a dict, the list of its keys, with the dict and its size
+  // when the loop started (Python raises if the size has changed at a later step)
   Value* seq = nullptr;
+  Value* dict = nullptr;
+  Value* dictSize = nullptr;
   // Tree: enumerate (index first, plus enumStart when given) or zip
   bool isEnumerate = false;
   Value* enumStart = nullptr;

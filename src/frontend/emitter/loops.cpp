@@ -154,8 +154,40 @@ void FunctionEmitter::emitFor(const ForStmt& s) {
   IterPlan plan = planIteration(*this, s.iter->range, it);
   Value* trip = iterationTripCount(*this, loc, plan);
   emitLoop(loc, trip, nullptr, [&](Value* idx) {
+    if (plan.dict) emitDictSizeCheck(loc, plan.dict, plan.dictSize);
     emitAssignTarget(s.target, iterationElement(*this, loc, plan, idx), loc, nullptr);
   }, s.body, {});
+  // a dict's iterator checks its size once more at the step that ends the loop, unless a break or return
+  // left the loop before it
+  if (!plan.dict) return;
+  if (containsBreak(s.body) || containsReturn(s.body)) {
+    CondValue done;
+    done.value = builtinCallValue(
+        loc, "aten::__not__", {NamedValue(loc, env_->find(loopBreakFlag(loopDepth_ + 1), loc)->asValue(loc, *this))});
+    emitIfBranches(
+        done,
+        [&]() {
+          emitDictSizeCheck(loc, plan.dict, plan.dictSize);
+          return BlockExit{};
+        },
+        []() { return BlockExit{}; }, loc);
+  } else {
+    emitDictSizeCheck(loc, plan.dict, plan.dictSize);
+  }
+}
+
+void FunctionEmitter::emitDictSizeCheck(const SourceRange& loc, Value* dict, Value* size) {
+  Value* now = builtinCallValue(loc, "aten::len", {NamedValue(loc, dict)});
+  CondValue changed;
+  changed.value = builtinCallValue(loc, "aten::ne", {NamedValue(loc, now), NamedValue(loc, size)});
+  emitIfBranches(
+      changed,
+      [&]() {
+        emitRaiseOf(loc, insertConstant(IValue(std::string("builtins.RuntimeError")), loc),
+                    insertConstant(IValue(std::string("dictionary changed size during iteration")), loc));
+        return BlockExit{};
+      },
+      []() { return BlockExit{}; }, loc);
 }
 
 void FunctionEmitter::emitWhile(const WhileStmt& s) {

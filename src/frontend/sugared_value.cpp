@@ -775,7 +775,7 @@ SugaredValuePtr CastValue::call(const SourceRange& loc, FunctionEmitter& m, cons
 
 SugaredValuePtr BoundSuperValue::attr(const SourceRange& loc, FunctionEmitter& m, const std::string& field) {
   std::string method = super->methodFor(loc, self->type(), startClass, field);
-  return SimpleValue(self).attr(loc, m, method);
+  return std::make_shared<SimpleValue>(self)->attr(loc, m, method);
 }
 
 }  // namespace kindling

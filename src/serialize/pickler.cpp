@@ -65,18 +65,22 @@ void Pickler::pushGlobal(const std::string& module, const std::string& name) {
   std::string key = module + "\n" + name + "\n";
   auto it = globalMemo_.find(key);
   if (it != globalMemo_.end()) {
-    if (it->second < 256) {
-      op(BINGET);
-      op(static_cast<uint8_t>(it->second));
-    } else {
-      op(LONG_BINGET);
-      for (int k = 0; k < 4; ++k) op(static_cast<uint8_t>(it->second >> (8 * k)));
-    }
+    pushMemoGet(it->second);
     return;
   }
   op(GLOBAL);
   out_ += key;
   globalMemo_.emplace(std::move(key), putMemo());
+}
+
+void Pickler::pushMemoGet(uint32_t idx) {
+  if (idx < 256) {
+    op(BINGET);
+    op(static_cast<uint8_t>(idx));
+  } else {
+    op(LONG_BINGET);
+    for (int k = 0; k < 4; ++k) op(static_cast<uint8_t>(idx >> (8 * k)));
+  }
 }
 
 uint32_t Pickler::putMemo() {
@@ -94,13 +98,7 @@ uint32_t Pickler::putMemo() {
 bool Pickler::pushMemoized(const void* container) {
   auto it = containerMemo_.find(container);
   if (it == containerMemo_.end()) return false;
-  if (it->second < 256) {
-    op(BINGET);
-    op(static_cast<uint8_t>(it->second));
-  } else {
-    op(LONG_BINGET);
-    for (int k = 0; k < 4; ++k) op(static_cast<uint8_t>(it->second >> (8 * k)));
-  }
+  pushMemoGet(it->second);
   return true;
 }
 

@@ -45,6 +45,8 @@ class Pickler {
   void op(uint8_t o) { out_.push_back(static_cast<char>(o)); }
   /// BINPUT of the next memo index (returned).
   uint32_t putMemo();
+  /// BINGET / LONG_BINGET of memo entry `idx`.
+  void pushMemoGet(uint32_t idx);
   /// BINGET of a container pickled before (true), so that a value sharing containers pickles each once, as
   /// Python's pickle and torch.jit.save do; false when it was not.
   bool pushMemoized(const void* container);

@@ -384,8 +384,8 @@ def _classify(obj):
         decls = _markers.function_overloads(obj)
         if decls:
             return ("overloads", [f._c for f in _compile_overloads(obj, decls)])
-        if any(p.kind is inspect.Parameter.VAR_POSITIONAL for p in inspect.signature(obj).parameters.values()) and \
-                not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in inspect.signature(obj).parameters.values()):
+        kinds = {p.kind for p in inspect.signature(obj).parameters.values()}
+        if inspect.Parameter.VAR_POSITIONAL in kinds and inspect.Parameter.VAR_KEYWORD not in kinds:
             return ("varargs_function", _varargs_function(obj))
         wrapped = getattr(obj, "_torchdynamo_inline", None)
         return ("function", _compile_function(wrapped if wrapped is not None else obj)._c)

@@ -1,6 +1,7 @@
 // Weight packing at load for frozen graphs (see passes/optimize/prepack_weights.h).
 #include "passes/optimize/prepack_weights.h"
 
+#include <optional>
 #include <unordered_set>
 
 #include "ops/kernels/conv/conv.h"
@@ -45,10 +46,12 @@ bool constantBias(const Value* v, bool& hasBias) {
   return hasBias || c->isNone();
 }
 
-/// True when `n` is a convolution that reads its weight (input 1) only through its oneDNN primitive's packed
-/// copy: aten::conv{1,2,3}d (not the padding-string overloads) and non-transposed aten::_convolution /
-/// aten::convolution (see convolution() in ops/kernels/conv/conv.h).
-bool isPackedConvolution(const Node* n);
+/// The index of the `groups` input when `n` is a convolution that reads its weight (input 1) only through
+/// its oneDNN primitive's packed copy: aten::conv{1,2,3}d (not the padding-string overloads; groups is input
+/// 6) and non-transposed aten::_convolution / aten::convolution (input 8); see convolution() in
+/// ops/kernels/conv/conv.h. Nullopt for every other node.
+std::optional<size_t> packedConvolutionGroupsInput(const Node* n);
+bool isPackedConvolution(const Node* n) { return packedConvolutionGroupsInput(n).has_value(); }
 
 /// True when nothing but packed convolutions can read the weight constant `v` holds (`w`, its tensor): the
 /// graph's constant is the only holder of the tensor (as for a weight a load pass folded; never a module's
@@ -75,30 +78,14 @@ bool leftToFirstCall(const Tensor& w, const Storages& wholes) {
 /// aten::conv{1,2,3}d(input, weight, bias, stride, padding, dilation, groups) and aten::_convolution /
 /// aten::convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups, ...).
 bool prepackConv(const Node* n, const Storages& wholes) {
-  static const Symbol c1 = Symbol::fromQualString("aten::conv1d");
-  static const Symbol c2 = Symbol::fromQualString("aten::conv2d");
-  static const Symbol c3 = Symbol::fromQualString("aten::conv3d");
-  static const Symbol underscore = Symbol::fromQualString("aten::_convolution");
-  static const Symbol convolution = Symbol::fromQualString("aten::convolution");
-  const FunctionSchema* s = n->schema();
-  if (!s) return false;
-  const Symbol k = n->kind();
-  size_t groupsArg;
-  if ((k == c1 || k == c2 || k == c3) && s->overloadName.empty() && n->inputs().size() == 7) {
-    groupsArg = 6;
-  } else if ((k == underscore || k == convolution) && n->inputs().size() >= 9) {
-    auto transposed = n->input(6)->constantValue();
-    if (!transposed || !transposed->isBool() || transposed->toBool()) return false;
-    groupsArg = 8;
-  } else {
-    return false;
-  }
+  std::optional<size_t> groupsArg = packedConvolutionGroupsInput(n);
+  if (!groupsArg) return false;
   const Tensor w = constantFloatTensor(n->input(1));
   if (!w.defined() || w.dim() < 3 || w.dim() > 5 || leftToFirstCall(w, wholes)) return false;
   const size_t spatial = static_cast<size_t>(w.dim() - 2);
   bool hasBias = false;
   IntArray stride, padding, dilation;
-  auto groups = n->input(groupsArg)->constantValue();
+  auto groups = n->input(*groupsArg)->constantValue();
   if (!constantBias(n->input(2), hasBias) || !constantInts(n->input(3), spatial, stride) ||
       !constantInts(n->input(4), spatial, padding) || !constantInts(n->input(5), spatial, dilation) || !groups ||
       !groups->isInt())
@@ -108,19 +95,23 @@ bool prepackConv(const Node* n, const Storages& wholes) {
   return true;
 }
 
-bool isPackedConvolution(const Node* n) {
+std::optional<size_t> packedConvolutionGroupsInput(const Node* n) {
   static const Symbol c1 = Symbol::fromQualString("aten::conv1d");
   static const Symbol c2 = Symbol::fromQualString("aten::conv2d");
   static const Symbol c3 = Symbol::fromQualString("aten::conv3d");
   static const Symbol underscore = Symbol::fromQualString("aten::_convolution");
   static const Symbol convolution = Symbol::fromQualString("aten::convolution");
   const FunctionSchema* s = n->schema();
-  if (!s) return false;
+  if (!s) return std::nullopt;
   const Symbol k = n->kind();
-  if (k == c1 || k == c2 || k == c3) return s->overloadName.empty() && n->inputs().size() == 7;
-  if ((k != underscore && k != convolution) || n->inputs().size() < 9) return false;
+  if (k == c1 || k == c2 || k == c3) {
+    if (s->overloadName.empty() && n->inputs().size() == 7) return 6;
+    return std::nullopt;
+  }
+  if ((k != underscore && k != convolution) || n->inputs().size() < 9) return std::nullopt;
   auto transposed = n->input(6)->constantValue();
-  return transposed && transposed->isBool() && !transposed->toBool();
+  if (!transposed || !transposed->isBool() || transposed->toBool()) return std::nullopt;
+  return 8;
 }
 
 /// aten::linear(input, weight, bias)

@@ -51,6 +51,30 @@ def nested_ifs(n):
     return "".join(lines), "f", (0,), n
 
 
+def dict_literal(n):
+    """One dict literal of N entries, each value an expression."""
+    items = ", ".join(f"{i}: x + {i}" for i in range(n))
+    src = f"def f(x: int) -> int:\n    y = {{{items}}}\n    return len(y) + y[{n - 1}]\n"
+    return src, "f", (0,), n + (n - 1)
+
+
+def nested_literal(n):
+    """One list literal of N two-element list literals."""
+    items = ", ".join(f"[{i}, x]" for i in range(n))
+    src = f"def f(x: int) -> int:\n    y = [{items}]\n    return len(y) + y[-1][0]\n"
+    return src, "f", (0,), n + (n - 1)
+
+
+def many_calls(n):
+    """N calls of one small function with a branch, in one body (each call is inlined)."""
+    g = "def g(x: int) -> int:\n    if x > 3:\n        return x - 1\n    return x + 1\n\n"
+    body = "".join("    x = g(x)\n" for _ in range(n))
+    x = 0
+    for _ in range(n):
+        x = x - 1 if x > 3 else x + 1
+    return f"{g}def f(x: int) -> int:\n{body}    return x\n", "f", (0,), x
+
+
 FAMILIES = {
     "long_function": long_function,
     "many_variables": many_variables,
@@ -58,4 +82,7 @@ FAMILIES = {
     "call_chain": call_chain,
     "chained_compare": chained_compare,
     "nested_ifs": nested_ifs,
+    "dict_literal": dict_literal,
+    "nested_literal": nested_literal,
+    "many_calls": many_calls,
 }

@@ -31,6 +31,9 @@ SIZES = {
     "long_expression": 20000,  # 4N = 80,000 list elements: past the 16-bit operand counts the interpreter once had
     "call_chain": 1000,
     "chained_compare": 10000,
+    "dict_literal": 10000,
+    "nested_literal": 10000,
+    "many_calls": 3000,
 }
 
 

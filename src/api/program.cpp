@@ -127,7 +127,10 @@ Program Program::open(const std::string& path) {
     p.sourceText_ = readTextFile(path);
     p.cu_ = compileSourceFile(path, p.sourceText_);
   } else {
-    p.archive_ = importArchive(path);
+    // Every method is checked at load; select() compiles (or freezes) the one the program runs.
+    ImportOptions options;
+    options.compileRootMethods = false;
+    p.archive_ = importArchive(path, options);
     p.cu_ = p.archive_->module.compilationUnit();
   }
   return p;

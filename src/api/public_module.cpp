@@ -332,12 +332,24 @@ Module finish(::kindling::ImportedArchive a, ExtraFilesMap* extra_files) {
     }
   Module m = detail::makeModule(std::move(a.module));
   m.unsafeImpl()->specializeForward();
+  // The root's other methods compile now too (no first-call cliff); forward runs frozen, so its unfrozen
+  // code is left to a first call that needs it (after attribute writes, or by name through run_method).
+  const ::kindling::Module& in = m.unsafeImpl()->module;
+  for (::kindling::Function* f : in.type()->methods())
+    if (auto* gf = dynamic_cast<::kindling::GraphFunction*>(f); gf && gf->name() != "forward") gf->code();
   return m;
+}
+
+// The module's methods are checked at load; finish() compiles what runs.
+::kindling::ImportOptions importOptions() {
+  ::kindling::ImportOptions o;
+  o.compileRootMethods = false;
+  return o;
 }
 
 Module loadBytes(::kindling::Storage bytes, const std::string& name, std::optional<Device> device, ExtraFilesMap* extra) {
   checkDevice(device);
-  return translateErrors([&] { return finish(::kindling::importArchive(std::move(bytes), name), extra); });
+  return translateErrors([&] { return finish(::kindling::importArchive(std::move(bytes), name, importOptions()), extra); });
 }
 
 Module loadBuffer(const void* data, size_t size, std::optional<Device> device, ExtraFilesMap* extra,
@@ -362,11 +374,11 @@ Module loadStream(std::istream& in, std::optional<Device> device, ExtraFilesMap*
 
 Module load(const std::string& path, std::optional<Device> device) {
   checkDevice(device);
-  return translateErrors([&] { return finish(::kindling::importArchive(path), nullptr); });
+  return translateErrors([&] { return finish(::kindling::importArchive(path, importOptions()), nullptr); });
 }
 Module load(const std::string& path, std::optional<Device> device, ExtraFilesMap& extra_files) {
   checkDevice(device);
-  return translateErrors([&] { return finish(::kindling::importArchive(path), &extra_files); });
+  return translateErrors([&] { return finish(::kindling::importArchive(path, importOptions()), &extra_files); });
 }
 Module load(std::istream& in, std::optional<Device> device) { return loadStream(in, device, nullptr); }
 Module load(std::istream& in, std::optional<Device> device, ExtraFilesMap& extra_files) {

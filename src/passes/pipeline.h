@@ -1,7 +1,7 @@
 // The inference pass pipeline GraphFunction::code() runs once per function before compiling it for the
 // interpreter: inline calls to TorchScript functions and methods, fold constants, remove dead code.
-// (PyTorch's executor does this and more on its first run; Kindling does it at load so there is no
-// warm-up cliff.)
+// (PyTorch's executor does this and more on its first run; Kindling does it at load for the methods
+// that run, so there is no warm-up cliff.)
 #pragma once
 #include <functional>
 #include <memory>

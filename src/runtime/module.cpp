@@ -28,7 +28,7 @@ void Module::freezeMethod(const std::string& name) {
   if (!obj_) throw Error("Module::freezeMethod on an empty module");
   auto* gf = dynamic_cast<GraphFunction*>(findMethod(name));
   if (!gf) throw Error("Method '" + name + "' is not defined on " + obj_->type->qualName());
-  std::shared_ptr<Graph> g = gf->optimizedGraph()->copy();
+  std::shared_ptr<Graph> g = gf->optimizedGraphCopy();
   freezeModuleAttributes(*g, IValue(obj_));
   runFrozenGraphPasses(*g);
   auto frozen = std::make_shared<GraphFunction>(gf->qualname(), g);

@@ -295,7 +295,7 @@ ImportedArchive importFlatbufferArchive(Storage bytes, const std::string& name, 
   IValue root = reader.value(m.state_obj());
   if (!root.isObject()) throw LoadError(fmt::format("flatbuffer archive '{}': the state object is a {}, not a module", name, root.tagName()));
   out.module = Module(cu, root.toObject());
-  if (options.compileEagerly) compileReachable(root);
+  compileReachable(root, options.compileRootMethods);
   return out;
 }
 

@@ -66,14 +66,18 @@ Unpickler::StorageLoader storageLoader(const ZipReader& zip, const std::string& 
 
 }  // namespace
 
-void compileReachable(const IValue& root) {
+void compileReachable(const IValue& root, bool compileRootMethods) {
   std::unordered_set<const ClassType*> seenTypes;
-  forEachReachableObject(root, [&seenTypes](const Object& o) {
+  CompileCheck check;
+  const Object* rootObject = root.isObject() ? &root.toObjectRef() : nullptr;
+  forEachReachableObject(root, [&](const Object& o) {
     if (!seenTypes.insert(o.type.get()).second) return;
+    const bool compile = compileRootMethods && &o == rootObject;
     for (Function* f : o.type->methods()) {
       if (auto* gf = dynamic_cast<GraphFunction*>(f)) {
         gf->ensureDefined();
-        gf->code();
+        if (compile) gf->code();
+        else check.check(*gf);
       }
     }
   });
@@ -133,7 +137,7 @@ ImportedArchive importFromZip(const std::shared_ptr<ZipReader>& zipPtr, const Im
   if (!root.isObject())
     throw LoadError(fmt::format("archive '{}': data.pkl holds a {}, not a module object", path, root.tagName()));
   out.module = Module(cu, root.toObject());
-  if (options.compileEagerly) compileReachable(root);
+  compileReachable(root, options.compileRootMethods);
   return out;
 }
 

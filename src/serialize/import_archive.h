@@ -5,8 +5,10 @@
 // versions 1–2 are the legacy model.json layout and are rejected with a clear LoadError), unpickle
 // constants.pkl (tensor tuple; storages in constants/<key>), then data.pkl (module tree; storages in
 // data/<key>) with `__torch__.*` classes compiled on demand from code/ by serialize/import_source.h.
-// Finally every method of every module class reachable from the root is compiled and optimized now, so
-// compile errors surface at load and the first call costs no more than later ones.
+// Finally every method of every module class reachable from the root is emitted and checked now, so
+// compile errors surface at load; the root module's methods are also optimized and compiled to interpreter
+// code (the first call costs no more than later ones), the other classes' methods at their first call
+// (they are mostly inlined into the root's: their own optimized graphs would hold their callees again).
 #pragma once
 #include <map>
 #include <memory>
@@ -29,8 +31,11 @@ struct ImportedArchive {
 };
 
 struct ImportOptions {
-  /// Compile (ensureDefined + optimize) every reachable method at load (default, no first-call cliff).
-  bool compileEagerly = true;
+  /// Every method of every class reachable from the module is emitted and checked at load in any case
+  /// (CompileCheck: compile errors surface at load). With compileRootMethods the root module's methods are
+  /// also optimized and compiled to interpreter code (no first-call cliff); callers that compile the
+  /// method they run themselves (Program::select, the C++ API's frozen forward) turn it off.
+  bool compileRootMethods = true;
 };
 
 /// Tensor records of an archive whose `byteorder` record says "big" are byte-swapped while read.
@@ -41,9 +46,10 @@ ImportedArchive importArchive(const std::string& path, const ImportOptions& opti
 /// copy). `name` stands for the file in messages ("<memory buffer>", "<stream>").
 ImportedArchive importArchive(Storage bytes, const std::string& name, const ImportOptions& options = {});
 
-/// Compiles (ensureDefined + interpreter code) every method of every class of the objects reachable
-/// from `root`, each class once: what compileEagerly does at the end of a load.
-void compileReachable(const IValue& root);
+/// Emits and checks (CompileCheck) every method of every class of the objects reachable from `root`,
+/// each class once, and with `compileRootMethods` compiles the root object's methods to interpreter code:
+/// what the end of a load does (ImportOptions).
+void compileReachable(const IValue& root, bool compileRootMethods = true);
 
 /// importArchive(path).module.
 Module loadArchive(const std::string& path);

@@ -89,7 +89,7 @@ std::vector<Value*> inlineCallTo(Node* call, const Graph& callee, const std::str
   return results;
 }
 
-static Function* calledFunction(Node* n) {
+Function* inlinedCallee(const Node* n) {
   if (n->kind() == prim::CallFunction) return n->callee();
   if (n->kind() == prim::CallMethod) {
     if (n->inputs().empty() || !n->input(0)->type()) return nullptr;
@@ -117,7 +117,7 @@ static void inlineBlock(Block* top, const CalleeGraphFn& calleeGraph) {
     for (auto it = b->begin(); it != b->end();) {
       Node* n = *it++;
       if (n->kind() == prim::CallFunction || n->kind() == prim::CallMethod) {
-        Function* fn = calledFunction(n);
+        Function* fn = inlinedCallee(n);
         std::shared_ptr<Graph> cg = fn ? calleeGraph(fn) : nullptr;
         if (cg) {
           checkNotRecursive(n, fn);

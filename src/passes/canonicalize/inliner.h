@@ -15,6 +15,10 @@ namespace kindling {
 /// not supported".
 void inlineCalls(Graph& graph, const CalleeGraphFn& calleeGraph);
 
+/// The function a prim::CallFunction / prim::CallMethod node calls, as inlineCalls resolves it (methods
+/// on the ClassType of the first input), or nullptr (interface calls, other nodes).
+Function* inlinedCallee(const Node* n);
+
 /// Inlines one call node: `callee`'s graph inputs bind to the call's arguments (for CallFunction, the
 /// inputs after the function constant). Returns the values that replaced the call's outputs.
 /// Every inlined node records the call in its inlined call stack (`calleeName` and the call's range), so

@@ -200,6 +200,20 @@ void initModuleBuilderBindings(py::module_& m) {
              return py::str(h.type->attributes()[static_cast<size_t>(slot)].type->annotationStr());
            })
       .def("has_method", [](const ModuleTypeHandle& h, const std::string& name) { return h.type->findMethod(name) != nullptr; })
+      .def("remove_method", [](ModuleTypeHandle& h, const std::string& name) { h.type->removeMethod(name); },
+           "Takes method `name` out of the class (one whose compilation failed; its Function stays in the unit).")
+      .def("remove_property", [](ModuleTypeHandle& h, const std::string& name) { h.type->removeProperty(name); })
+      .def("add_property",
+           [](ModuleTypeHandle& h, const std::string& name, bool hasSetter) {
+             checkNewAttribute(h, name);
+             if (h.type->findProperty(name))
+               throw py::value_error("module type '" + h.type->qualName() + "' already has a property '" + name + "'");
+             h.type->addProperty({name, "__" + name + "_getter", hasSetter ? "__" + name + "_setter" : ""});
+           },
+           py::arg("name"), py::arg("has_setter") = false,
+           "Declares property `name` (torch's module properties): `self.name` in compiled code calls the method "
+           "__<name>_getter and `self.name = v` __<name>_setter (when `has_setter`); the methods are compiled "
+           "on first use through the method compiler (_set_method_compiler), or defined with define_method.")
       .def("method_names",
            [](const ModuleTypeHandle& h) {
              std::vector<std::string> out;

@@ -227,6 +227,13 @@ void initScriptObjectBindings(py::module_& m) {
              return out;
            })
       .def("has_method", [](const ObjectHandle& h, const std::string& name) { return h.module.findMethod(name) != nullptr; })
+      .def("property",
+           [](const ObjectHandle& h, const std::string& name) -> py::object {
+             const ClassType::Property* p = h.module.type()->findProperty(name);
+             if (!p) return py::none();
+             return py::make_tuple(p->getter, p->setter.empty() ? py::object(py::none()) : py::object(py::str(p->setter)));
+           },
+           "(getter method, setter method or None) of the class's property `name`, None when it has none.")
       .def("get_method",
            [](const ObjectHandle& h, const std::string& name) {
              Function* f = h.module.findMethod(name);

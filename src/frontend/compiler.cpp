@@ -3,6 +3,7 @@
 #include "frontend/emitter/control_flow_analysis.h"
 
 #include <optional>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -31,7 +32,7 @@ std::vector<std::string> stringList(const ExprPtr& e) {
 bool hasDecorator(const DefStmt& d, const std::string& name) {
   for (auto& x : d.decorators) {
     std::string n = dottedName(x);
-    if (n == name || n == "torch.jit." + name || n == "jit." + name) return true;
+    if (n == name || n == "torch.jit." + name || n == "jit." + name || n == "kindling.jit." + name) return true;
   }
   return false;
 }
@@ -195,6 +196,7 @@ TypePtr defineClass(CompilationTarget& target, const std::shared_ptr<SourceFile>
     if (type->findAttributeSlot(name) >= 0) throw CompileError("attribute '" + name + "' is declared twice", loc);
     type->addAttribute(name, t, params.count(name) != 0, buffers.count(name) != 0);
   };
+  std::set<std::string> unusedProperties;  // __jit_unused_properties__: left out, as PyTorch 1.13 does
   for (auto& s : cls.body) {
     switch (s->kind) {
       case StmtKind::Pass: break;
@@ -209,6 +211,12 @@ TypePtr defineClass(CompilationTarget& target, const std::shared_ptr<SourceFile>
           const std::string& name = t->as<NameExpr>().id;
           // As PyTorch 1.13, class-level attributes and annotations of a user class (not a module) are not
           // part of its type: its attributes come from __init__, and `self.K` of a class-level K is an error.
+          if (name == "__jit_unused_properties__" && !a.annotation && a.value &&
+              (a.value->kind == ExprKind::List || a.value->kind == ExprKind::Tuple)) {
+            for (const ExprPtr& e : a.value->as<SequenceExpr>().elts)
+              if (e->kind == ExprKind::Str) unusedProperties.insert(e->as<StrExpr>().value);
+            break;
+          }
           if (!ctx.archiveMode && !isModule) break;
           if (!a.annotation) {
             if (name == "__parameters__" || name == "__buffers__") break;
@@ -246,7 +254,22 @@ TypePtr defineClass(CompilationTarget& target, const std::shared_ptr<SourceFile>
   }
   // Properties: `@property def x(self)` is the method __x_getter, `@x.setter def x(self, v)` __x_setter
   // (PyTorch 1.13's names); registered before __init__ runs, whose `self.x = v` calls the setter.
+  // Properties named in __jit_unused_properties__ or whose getter is @unused are not compiled at all
+  // (torch.jit.frontend.get_class_properties): their getter and setter are dropped.
   std::unordered_map<const DefStmt*, std::string> methodNames;
+  std::set<std::string> dropped;
+  for (const DefStmt* d : methods)
+    for (auto& dec : d->decorators)
+      if (dottedName(dec) == "property" && (unusedProperties.count(d->name) || hasDecorator(*d, "unused")))
+        dropped.insert(d->name);
+  std::erase_if(methods, [&](const DefStmt* d) {
+    if (!dropped.count(d->name)) return false;
+    for (auto& dec : d->decorators) {
+      std::string n = dottedName(dec);
+      if (n == "property" || n == d->name + ".setter" || n == d->name + ".deleter") return true;
+    }
+    return false;
+  });
   for (const DefStmt* d : methods) {
     for (auto& dec : d->decorators) {
       std::string n = dottedName(dec);

@@ -277,8 +277,12 @@ SugaredValuePtr SimpleValue::attr(const SourceRange& loc, FunctionEmitter& m, co
       n->output()->setDebugName(numeric ? "_" + field : field);
       return simple(n->output());
     }
-    if (const ClassType::Property* p = ct->findProperty(field)) return m.callMethod(loc, value, p->getter, {}, {});
     const auto& r = m.context().resolver;
+    if (const ClassType::Property* p = ct->findProperty(field)) {
+      // a module's property accessors are compiled from Python when first used (as its methods)
+      if (!ct->findMethod(p->getter) && r) r->resolveMethod(*ct, p->getter, loc);
+      return m.callMethod(loc, value, p->getter, {}, {});
+    }
     // overloads first, as torch's ModuleValue::attr
     if (r) {
       if (auto names = r->resolveMethodOverloads(*ct, field, loc); !names.empty())
@@ -408,8 +412,12 @@ void SimpleValue::setAttr(const SourceRange& loc, FunctionEmitter& m, const std:
   if (!ct) throw CompileError("Tried to set an attribute on a value of type " + value->type()->annotationStr(), loc);
   if (ct->findConstant(field)) throw CompileError("Cannot assign to constant attribute '" + field + "'", loc);
   if (const ClassType::Property* p = ct->findProperty(field)) {
-    if (p->setter.empty())
+    if (p->setter.empty()) {
+      if (ct->isModule())  // PyTorch's ModuleValue::setAttr wording
+        throw CompileError("Tried to set read-only attribute: " + field, loc);
       throw CompileError("can't set attribute '" + field + "': the property of '" + ct->str() + "' has no setter", loc);
+    }
+    if (!ct->findMethod(p->setter) && m.context().resolver) m.context().resolver->resolveMethod(*ct, p->setter, loc);
     m.callMethod(loc, value, p->setter, {NamedValue(loc, v)}, {});
     return;
   }

@@ -95,14 +95,63 @@ def _renamed_def(def_src, new_name):
     return out
 
 
+def _module_properties(cls):
+    """The properties of module class `cls` that are compiled, as torch.jit.frontend.get_class_properties
+    chooses them: every property the class has (inherited ones too, sorted by name) except those named in
+    `__jit_unused_properties__` and those whose getter is @unused. {name: property}."""
+    unused = getattr(cls, "__jit_unused_properties__", [])
+    out = {}
+    for name in sorted(dir(cls)):
+        item = inspect.getattr_static(cls, name, None)
+        if not isinstance(item, property) or name in unused:
+            continue
+        if item.fget is None:
+            raise _C.CompileError("Property %s of %s must have a getter" % (name, cls.__name__))
+        if _markers.is_unused(item.fget):
+            continue
+        out[name] = item
+    return out
+
+
+def _property_accessor(cls, name):
+    """(Python function, property name) when `name` is the getter ("__<p>_getter") or setter
+    ("__<p>_setter") method of a compiled property of `cls`, else None."""
+    m = re.fullmatch(r"__(.+)_(getter|setter)", name)
+    if m is None:
+        return None
+    prop = _module_properties(cls).get(m.group(1))
+    if prop is None:
+        return None
+    fn = prop.fget if m.group(2) == "getter" else prop.fset
+    return (fn, m.group(1)) if fn is not None else None
+
+
+def _define_property_accessor(concrete, fn, method_name):
+    """Compiles a property's getter or setter `fn` as method `method_name` of concrete.jit_type (torch's
+    get_jit_def(fget, "__<name>_getter")): its body under its own signature renamed."""
+    try:
+        src, filename, first = _sources.definition_source(fn)
+    except (OSError, TypeError) as e:
+        raise _C.CompileError("property accessor '%s' has no Python source to compile (%s)" % (method_name, e))
+    concrete.jit_type.define_method(src, filename, first, _sources.resolution_callback(fn), _markers.is_unused(fn),
+                                    _sources.default_args(fn), signature=(_renamed_def(src, method_name), filename, first))
+
+
 def _compile_method_on_demand(qualname, name):
     """The compiler's hook for `self.name(...)` on the module class `qualname` when the class has no such
-    method: compiles the Python class's method `name`. False when the class has no such Python function
-    (the compiler then reports the missing attribute)."""
+    method: compiles the Python class's method `name` (or the property accessor it names). False when the
+    class has no such Python function (the compiler then reports the missing attribute)."""
     entry = _classes_by_name.get(qualname)
     if entry is None:
         return False
     concrete, cls = entry
+    accessor = _property_accessor(cls, name)
+    if accessor is not None:
+        try:
+            _define_property_accessor(concrete, accessor[0], name)
+        except _C.CompileError as e:
+            raise _with_attribute_hint(e, concrete) from None
+        return True
     item = inspect.getattr_static(cls, name, None)
     if isinstance(item, staticmethod) or not inspect.isfunction(item):
         return False
@@ -180,9 +229,58 @@ class _Super:
         return method
 
 
+def _declare_properties(concrete, cls):
+    """Declares the compiled properties of the module class (_module_properties) on concrete.jit_type, so
+    `self.name` in methods calls their accessors, compiled when first used. A property whose name is
+    already an attribute or constant of the module is left out (the attribute is what `self.name` reads).
+    Returns {name: property}."""
+    props = _module_properties(cls)
+    taken = {n for n, _ in concrete.attributes} | {n for n, _ in concrete.constants} | \
+        {n for n, _ in concrete.modules} | {n for n, _ in concrete.function_attributes}
+    props = {n: p for n, p in props.items() if n not in taken}
+    for name, prop in props.items():
+        concrete.jit_type.add_property(name, prop.fset is not None)
+    return props
+
+
+# qualified name of a module class -> {property name: why its accessors did not compile}
+_failed_properties = {}
+
+
+def _compile_remaining_properties(concrete, props):
+    """Compiles the accessors of the properties compiled code did not use (torch.jit 1.13 compiles them all,
+    so the archive has them). One that does not compile is left out of the class instead of failing
+    scripting as in torch.jit (the module runs in Python with it, as long as nothing calls it): its methods
+    are taken out again, the property is dropped (or its setter, when compiled code reads the property)
+    and reading it from Python raises AttributeError with the compile error."""
+    jt = concrete.jit_type
+    for name, prop in props.items():
+        getter, setter = "__%s_getter" % name, "__%s_setter" % name
+        todo = [(f, m) for f, m in ((prop.fget, getter), (prop.fset, setter)) if f is not None and not jt.has_method(m)]
+        if not todo:
+            continue
+        before = set(jt.method_names())
+        try:
+            for fn, method in todo:
+                _define_property_accessor(concrete, fn, method)
+        except _C.CompileError as e:
+            for m in set(jt.method_names()) - before:
+                jt.remove_method(m)
+            jt.remove_property(name)
+            if jt.has_method(getter):  # compiled code reads it: it stays, read-only
+                jt.add_property(name, False)
+                why = "its setter did not compile"
+            else:
+                why = "it did not compile"
+            _failed_properties.setdefault(jt.qualified_name, {})[name] = "%s:\n%s" % (why, e)
+            concrete.failed_attributes[name] = "(This property exists on the Python module, but %s: %s)" % (
+                why, str(e).strip().splitlines()[0])
+
+
 def _compile_methods(concrete, nn_module):
     cls = type(nn_module)
     _classes_by_name[concrete.jit_type.qualified_name] = (concrete, cls)
+    props = _declare_properties(concrete, cls)
     for name in _methods_to_compile(nn_module):
         fn = getattr(cls, name)
         if _markers.get_modifier(fn) is _markers.FunctionModifiers.IGNORE:
@@ -193,6 +291,7 @@ def _compile_methods(concrete, nn_module):
             _define_method(concrete, getattr(fn, "__func__", fn), name, cls)
         except _C.CompileError as e:
             raise _with_attribute_hint(e, concrete) from None
+    _compile_remaining_properties(concrete, props)
     try:
         concrete.jit_type.emit_methods()
     except _C.CompileError as e:

@@ -217,10 +217,18 @@ class ScriptModule(torch.nn.Module):
             return c.getattr(name)
         if name in c.constant_names():
             return c.constant(name)
+        prop = c.property(name)
+        if prop is not None:  # runs the compiled getter (torch.jit 1.13 returns a `property` object here)
+            return c.get_method(prop[0])()
         if c.has_method(name):
             m = ScriptMethod(c.get_method(name), self)
             object.__setattr__(self, name, m)
             return m
+        from ._recursive import _failed_properties
+        why = _failed_properties.get(c.qualified_name, {}).get(name)
+        if why is not None:
+            raise AttributeError("'%s' object has no attribute '%s': the property of the Python module was left "
+                                 "out because %s" % (type(self).__name__, name, why))
         raise AttributeError("'%s' object has no attribute '%s'" % (type(self).__name__, name))
 
     def __setattr__(self, name, value):
@@ -241,6 +249,12 @@ class ScriptModule(torch.nn.Module):
             return
         if name in c.constant_names():
             raise AttributeError("Cannot mutate TorchScript constant value: '%s'. Value: '%r'" % (name, value))
+        prop = c.property(name)
+        if prop is not None:  # the compiled setter, as Python's property (torch.jit 1.13 shadows it instead)
+            if prop[1] is None:
+                raise AttributeError("property '%s' of '%s' object has no setter" % (name, type(self).__name__))
+            c.get_method(prop[1])(value)
+            return
         object.__setattr__(self, name, value)
 
     def __dir__(self):

@@ -200,9 +200,20 @@ void initModuleBuilderBindings(py::module_& m) {
              return py::str(h.type->attributes()[static_cast<size_t>(slot)].type->annotationStr());
            })
       .def("has_method", [](const ModuleTypeHandle& h, const std::string& name) { return h.type->findMethod(name) != nullptr; })
-      .def("remove_method", [](ModuleTypeHandle& h, const std::string& name) { h.type->removeMethod(name); },
+      // ClassType only grows (src/core/type.h has no removal); a module class being built from Python is
+      // still private to the builder, so taking out what a failed property compilation added is safe here.
+      .def("remove_method",
+           [](ModuleTypeHandle& h, const std::string& name) {
+             auto& methods = const_cast<std::vector<Function*>&>(h.type->methods());
+             std::erase_if(methods, [&](const Function* f) { return f->name() == name; });
+           },
            "Takes method `name` out of the class (one whose compilation failed; its Function stays in the unit).")
-      .def("remove_property", [](ModuleTypeHandle& h, const std::string& name) { h.type->removeProperty(name); })
+      .def("remove_property",
+           [](ModuleTypeHandle& h, const std::string& name) {
+             auto& props = const_cast<std::vector<ClassType::Property>&>(h.type->properties());
+             std::erase_if(props, [&](const ClassType::Property& p) { return p.name == name; });
+           },
+           "Takes property `name` out of the class (one whose accessors did not compile).")
       .def("add_property",
            [](ModuleTypeHandle& h, const std::string& name, bool hasSetter) {
              checkNewAttribute(h, name);

@@ -409,10 +409,6 @@ Function* ClassType::findMethod(const std::string& name) const {
   return nullptr;
 }
 
-void ClassType::removeMethod(const std::string& name) {
-  std::erase_if(methods_, [&](const Function* f) { return f->name() == name; });
-}
-
 bool EnumType::equals(const Type& o) const {
   return this == &o || (o.kind() == TypeKind::Enum && qualName_ == static_cast<const EnumType&>(o).qualName_);
 }

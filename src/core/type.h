@@ -249,15 +249,10 @@ class ClassType : public Type {
     for (Property& p : properties_)
       if (p.name == name) p.setter = setter;
   }
-  void removeProperty(const std::string& name) {
-    std::erase_if(properties_, [&](const Property& p) { return p.name == name; });
-  }
 
   const std::vector<Function*>& methods() const { return methods_; }
   Function* findMethod(const std::string& name) const;
   void addMethod(Function* fn) { methods_.push_back(fn); }
-  /// Takes a method out of the class (one that failed to compile); the Function stays in its unit.
-  void removeMethod(const std::string& name);
 
   /// What kind of container module this class is (torch's ConcreteModuleType set_module_list /
   /// set_module_dict / set_parameter_list / set_parameter_dict): compiled code iterates over such a

@@ -231,13 +231,24 @@ class _Super:
 
 def _declare_properties(concrete, cls):
     """Declares the compiled properties of the module class (_module_properties) on concrete.jit_type, so
-    `self.name` in methods calls their accessors, compiled when first used. A property whose name is
-    already an attribute or constant of the module is left out (the attribute is what `self.name` reads).
-    Returns {name: property}."""
+    `self.name` in methods calls their accessors, compiled when first used. Returns {name: property}.
+
+    A property named as a constant of the module is left out: the constant's value was read through the
+    property when the module was scripted, and `self.name` reads the constant. A property named as a
+    submodule, parameter, buffer or other attribute is an error: Python's `self.name` is the property (a
+    class's data descriptor hides the instance's entry), while the module's state holds the other value
+    (torch.jit 1.13 fails too, "Expected Module but got ..." for a submodule)."""
     props = _module_properties(cls)
-    taken = {n for n, _ in concrete.attributes} | {n for n, _ in concrete.constants} | \
-        {n for n, _ in concrete.modules} | {n for n, _ in concrete.function_attributes}
-    props = {n: p for n, p in props.items() if n not in taken}
+    constants = {n for n, _ in concrete.constants}
+    kinds = {n: "submodule" for n, _ in concrete.modules}
+    kinds.update((n, concrete.kinds.get(n, "attribute")) for n, _ in concrete.attributes)
+    kinds.update((n, "function attribute") for n, _ in concrete.function_attributes)
+    for name in props:
+        if name in kinds and name not in constants:
+            raise _C.CompileError(
+                "Module '%s' has a property and a %s both named '%s': Python reads the property, so compiled "
+                "code could not reach the %s; rename one of them" % (cls.__name__, kinds[name], name, kinds[name]))
+    props = {n: p for n, p in props.items() if n not in constants}
     for name, prop in props.items():
         concrete.jit_type.add_property(name, prop.fset is not None)
     return props

@@ -15,6 +15,9 @@ Where Kindling follows Python instead of torch.jit 1.13 (docs/python-beyond-torc
   fails scripting the module, which runs in Python); using it is the compile error.
 """
 import copy
+import inspect
+import re
+import zipfile
 
 from pyapi_helpers import assert_same, forbid_torch_jit, script_save_and_compare  # noqa: F401  (first: sys.path)
 
@@ -450,6 +453,324 @@ def test_cli_runs_torch_archive_with_properties(tmp_path):
     assert r.returncode == 0, r.stderr
     with torch.no_grad():
         assert_same(torch.load(str(tmp_path / "out.pt")), model(x))
+
+
+# ------------------------------------------------------------------ review cases
+
+def _renumbered(method_source):
+    """The printer's temporaries (_0, _1, ...) are numbered across a class in method order; renumbered from
+    _0 in each method, so methods compare whatever their order."""
+    names = {}
+    return re.sub(r"\b_\d+\b", lambda m: names.setdefault(m.group(0), "_%d" % len(names)), method_source)
+
+
+def _code_methods(archive):
+    """{code file: {class name: {method name: source}}} of an archive's code/ section, as torch.jit 1.13 writes
+    it, except for the order of methods (and their temporaries' numbers), torch's `_is_full_backward_hook`
+    attribute (an nn.Module internal Kindling leaves out) and mangled class names."""
+    out = {}
+    with zipfile.ZipFile(archive) as z:
+        for entry in z.namelist():
+            if "/code/" not in entry or not entry.endswith(".py"):
+                continue
+            classes, cls, method = {}, None, None
+            # a class scripted before in the process (by another test) makes torch and Kindling mangle the
+            # name of a new one (linear/___torch_mangle_3.py, ...linear.___torch_mangle_3.Linear)
+            text = re.sub(r"\.___torch_mangle_\d+", "", z.read(entry).decode())
+            entry = re.sub(r"/___torch_mangle_\d+\.py$", ".py", entry)
+            for line in text.splitlines():
+                if line.startswith("class "):
+                    cls, method = line, None
+                    classes[cls] = {"": []}  # "": the attribute lines
+                elif line.startswith("  def "):
+                    method = line.split("(")[0][len("  def "):]
+                    classes[cls][method] = [line]
+                elif method is not None and line.startswith("    "):
+                    classes[cls][method].append(line)
+                elif method is None and not line.startswith("  _is_full_backward_hook :"):
+                    classes[cls][""].append(line)
+            for ms in classes.values():
+                ms[""].sort()  # torch.jit 1.13 orders the constants of a class as a Python set
+            out[entry.split("/", 1)[1]] = {c: {m: _renumbered("\n".join(t)) for m, t in ms.items()}
+                                           for c, ms in classes.items()}
+    return out
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_archive_code_matches_torch_archive(case, tmp_path):
+    """The code/ section of Kindling's archive has the accessor methods torch's own archive has, with the same
+    source (methods otherwise too), and torch.jit.load of either gives a module without the property (archives
+    carry the accessors only)."""
+    make, _ = CASES[case]
+    torch.manual_seed(0)
+    model = make().eval()
+    torch.jit.script(copy.deepcopy(model)).save(str(tmp_path / "torch.pt"))
+    with forbid_torch_jit():
+        kindling.jit.script(copy.deepcopy(model)).save(str(tmp_path / "ours.pt"))
+    theirs, ours = _code_methods(tmp_path / "torch.pt"), _code_methods(tmp_path / "ours.pt")
+    assert any(m.startswith("__") and m.endswith("_getter") for f in theirs.values() for c in f.values() for m in c)
+    assert ours == theirs
+    prop_names = [n for n in dir(type(model)) if isinstance(inspect.getattr_static(type(model), n), property)]
+    for path in ("torch.pt", "ours.pt"):
+        loaded = torch.jit.load(str(tmp_path / path))
+        assert [hasattr(loaded, n) for n in prop_names] == [False] * len(prop_names), path
+
+
+class SetterOnly(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self._v = 1
+
+    def _set_v(self, v: int):
+        self._v = v
+
+    v = property(fset=_set_v)
+
+    def forward(self, x):
+        return x + self._v
+
+
+def test_setter_only_property_is_an_error():
+    """TorchScript properties need a getter: torch.jit 1.13 fails (a TypeError from get_jit_def(None)); Kindling
+    says so."""
+    with pytest.raises(Exception):
+        torch.jit.script(SetterOnly())
+    with pytest.raises(kindling.jit.CompileError, match="Property v of SetterOnly must have a getter"):
+        kindling.jit.script(SetterOnly())
+
+
+class WithDeleter(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self._v = 4
+
+    @property
+    def v(self) -> int:
+        return self._v
+
+    @v.deleter
+    def v(self):
+        self._v = 0
+
+    def forward(self, x):
+        return x * self.v
+
+
+def test_deleter_is_not_compiled(tmp_path):
+    """As torch.jit 1.13: the getter is compiled, the deleter is not (TorchScript has no `del self.name`), so
+    `del scripted.name` is an AttributeError."""
+    x = torch.randn(3)
+    theirs = torch.jit.script(WithDeleter())
+    ours = script_save_and_compare(WithDeleter(), (x,), WithDeleter()(x), tmp_path / "m.pt", theirs=theirs(x))
+    assert sorted(n for n in ours._c.method_names() if n.startswith("__")) == \
+        sorted(n for n in theirs._c._method_names() if n.startswith("__")) == ["__v_getter"]
+    with pytest.raises(AttributeError):  # eager runs the deleter; torch.jit's answer depends on earlier calls
+        del ours.v
+
+
+class GetterRaises(nn.Module):
+    @property
+    def p(self) -> int:
+        raise RuntimeError("no p for this module")
+
+    def forward(self, x):
+        return x + self.p
+
+
+class UnusedGetterRaises(nn.Module):
+    @property
+    def p(self) -> int:
+        raise RuntimeError("no p for this module")
+
+    def forward(self, x):
+        return x * 2
+
+
+def test_getter_that_raises(tmp_path):
+    """torch.jit 1.13 fails scripting: it reads every attribute of the Python module (get_overload_annotations's
+    getattr), which runs the getter. Kindling does not run Python properties while scripting: the getter is
+    compiled, and raises when it runs, as eager's does (from forward, from Python, in torch.jit.load)."""
+    x = torch.ones(2)
+    for cls in (GetterRaises, UnusedGetterRaises):
+        with pytest.raises(RuntimeError, match="no p for this module"):
+            torch.jit.script(cls())
+    with pytest.raises(RuntimeError, match="no p for this module"):
+        GetterRaises()(x)
+    with forbid_torch_jit():
+        ours = kindling.jit.script(GetterRaises())
+        ours.save(str(tmp_path / "m.pt"))
+        with pytest.raises(RuntimeError, match="no p for this module"):
+            ours(x)
+        with pytest.raises(RuntimeError, match="no p for this module"):
+            ours.p
+        unused = kindling.jit.script(UnusedGetterRaises())
+        assert_same(unused(x), UnusedGetterRaises()(x))
+        assert "__p_getter" in unused._c.method_names()
+    with pytest.raises(torch.jit.Error, match="no p for this module"):
+        torch.jit.load(str(tmp_path / "m.pt"))(x)
+
+
+class ShadowsSubmodule(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(2, 2)
+
+    @property
+    def lin(self) -> int:
+        return 3
+
+    def forward(self, x):
+        return x + self.lin
+
+
+class SetterInInit(nn.Module):
+    """`self.k = 5` in __init__ runs the setter (no attribute k): the property is compiled."""
+
+    def __init__(self):
+        super().__init__()
+        self.k = 5
+
+    @property
+    def k(self) -> int:
+        return self._k + 1
+
+    @k.setter
+    def k(self, v: int):
+        self._k = v
+
+    def forward(self, x):
+        return x + self.k
+
+
+def test_property_named_as_a_submodule_is_an_error():
+    """Python's `self.lin` is the property (the submodule is only in _modules): torch.jit 1.13 fails ("Expected
+    Module but got <class 'int'>"), and so does Kindling, naming both."""
+    x = torch.ones(2)
+    assert_same(ShadowsSubmodule()(x), x + 3)
+    with pytest.raises(AssertionError, match="Expected Module"):
+        torch.jit.script(ShadowsSubmodule())
+    with pytest.raises(kindling.jit.CompileError, match="a property and a submodule both named 'lin'"):
+        kindling.jit.script(ShadowsSubmodule())
+
+
+def test_setter_run_by_init_is_compiled(tmp_path):
+    x = torch.ones(2)
+    theirs = torch.jit.script(SetterInInit())
+    ours = script_save_and_compare(SetterInInit(), (x,), SetterInInit()(x), tmp_path / "m.pt", theirs=theirs(x))
+    assert not ours._c.hasattr("k") and not theirs._c.hasattr("k")
+    assert_same(ours.k, SetterInInit().k)
+
+
+class ConstantProperty(nn.Module):
+    __constants__ = ["c"]
+
+    @property
+    def c(self) -> int:
+        return 3
+
+    def forward(self, x):
+        return x + self.c
+
+
+def test_property_named_as_a_constant_gives_the_constant(tmp_path):
+    """The constant's value is read through the property when scripting (torch.jit 1.13 too); Kindling then
+    leaves the property out, where torch also compiles __c_getter."""
+    x = torch.ones(2)
+    theirs = torch.jit.script(ConstantProperty())
+    ours = script_save_and_compare(ConstantProperty(), (x,), ConstantProperty()(x), tmp_path / "m.pt",
+                                   theirs=theirs(x))
+    assert ours._c.constant("c") == 3
+    assert "__c_getter" in theirs._c._method_names() and "__c_getter" not in ours._c.method_names()
+
+
+class Base(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.n = 3
+
+    @property
+    def size(self) -> int:
+        return self.n
+
+    def forward(self, x):
+        return x * self.size
+
+
+class Overrides(Base):
+    """Overrides the base's property: the base's forward reads the subclass's."""
+
+    @property
+    def size(self) -> int:
+        return self.n * 10
+
+
+class ChildReadsOwn(nn.Module):
+    def __init__(self, k: int):
+        super().__init__()
+        self.k = k
+
+    @property
+    def twice(self) -> int:
+        return self.k * 2
+
+    def forward(self, x):
+        return x + self.twice
+
+
+class Holder(nn.Module):
+    """Submodules (one class, two objects, a ModuleList of them) whose forward reads their property."""
+
+    def __init__(self):
+        super().__init__()
+        self.one = ChildReadsOwn(1)
+        self.many = nn.ModuleList([ChildReadsOwn(2), ChildReadsOwn(3)])
+
+    def forward(self, x):
+        x = self.one(x)
+        for m in self.many:
+            x = m(x)
+        return x
+
+
+class ExportOnly(nn.Module):
+    """The property is used only by an exported method."""
+
+    def __init__(self):
+        super().__init__()
+        self.k = 2
+
+    @property
+    def p(self) -> int:
+        return self.k * 3
+
+    @torch.jit.export
+    def get(self, y: int) -> int:
+        return self.p + y
+
+    def forward(self, x):
+        return x
+
+
+def test_overridden_property_of_a_base_class(tmp_path):
+    x = torch.ones(2)
+    theirs = torch.jit.script(Overrides())
+    ours = script_save_and_compare(Overrides(), (x,), Overrides()(x), tmp_path / "m.pt", theirs=theirs(x))
+    assert_same(ours.size, Overrides().size)
+
+
+def test_property_read_in_submodule_forward(tmp_path):
+    x = torch.zeros(2)
+    script_save_and_compare(Holder(), (x,), Holder()(x), tmp_path / "m.pt", theirs=torch.jit.script(Holder())(x))
+
+
+def test_property_used_by_an_exported_method_only(tmp_path):
+    theirs = torch.jit.script(ExportOnly())
+    with forbid_torch_jit():
+        ours = kindling.jit.script(ExportOnly())
+        ours.save(str(tmp_path / "m.pt"))
+        assert ours.get(4) == ExportOnly().get(4) == theirs.get(4)
+    assert torch.jit.load(str(tmp_path / "m.pt")).get(4) == theirs.get(4)
+    assert sorted(ours._c.method_names()) == sorted(theirs._c._method_names())
 
 
 # ------------------------------------------------------------------ TorchScript classes

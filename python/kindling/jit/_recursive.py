@@ -43,6 +43,56 @@ def _methods_to_compile(nn_module):
     return names
 
 
+def _overloads_attribute(cls):
+    """The `__overloads__` table of module class `cls` (torch's, e.g. torch.jit.quantized's
+    {'forward': ['forward_packed', 'forward_tensor']}): {name: [method names]}, a call of `self.name(...)`
+    choosing the first listed method whose schema matches. Read from the class: torch.jit.script writes the
+    table it used (with the @_overload_method names merged in) to the module object, and into the class's own
+    dict. A name that has @_overload_method declarations takes those instead, as torch's update of the table."""
+    table = getattr(cls, "__overloads__", None)
+    if table is None:
+        return {}
+    if not isinstance(table, dict):
+        raise _C.CompileError("__overloads__ of %s must be a dict {method name: [overload method names]}, got %s"
+                              % (cls.__name__, type(table).__name__))
+    out = {}
+    for name, targets in table.items():
+        fn = inspect.getattr_static(cls, name, None)
+        if inspect.isfunction(fn) and _markers.method_overloads(fn, cls):
+            continue
+        if isinstance(targets, str) or not all(isinstance(t, str) for t in targets) or not targets:
+            raise _C.CompileError("__overloads__['%s'] of %s must be a non-empty list of method names, got %r"
+                                  % (name, cls.__name__, targets))
+        out[name] = list(targets)
+    return out
+
+
+# qualified name of a module class -> its __overloads__ table as compiled (for the error of calling a module
+# whose forward is overloaded)
+_overload_tables = {}
+
+
+def _declare_overloads_attribute(concrete, cls, table):
+    """Compiles the methods `__overloads__` lists and declares each name overloaded by them. torch.jit 1.13
+    requires the listed methods compiled already (exported): it fails with "Couldn't find method" otherwise;
+    Kindling compiles the class's Python methods of those names."""
+    jt = concrete.jit_type
+    for name, targets in table.items():
+        for target in targets:
+            if jt.has_method(target):
+                continue
+            fn = inspect.getattr_static(cls, target, None)
+            if isinstance(fn, staticmethod) or not inspect.isfunction(fn):
+                raise _C.CompileError("Couldn't find method: '%s' on class: '%s' (listed in __overloads__['%s'])"
+                                      % (target, cls.__name__, name))
+            if _markers.get_modifier(fn) is _markers.FunctionModifiers.IGNORE:
+                raise _C.CompileError("'%s.%s' is listed in __overloads__['%s'] but marked @ignore: overloads are "
+                                      "compiled methods" % (cls.__name__, target, name))
+            _define_method(concrete, fn, target, cls)
+        jt.add_overloads(name, targets)
+        _overload_tables.setdefault(jt.qualified_name, {})[name] = targets
+
+
 def _check_overload_declarations(decls, impl, what):
     """torch's checks on @_overload / @_overload_method declarations: the implementation must follow them,
     and each declaration must be annotated (its signature is all it contributes)."""
@@ -292,7 +342,14 @@ def _compile_methods(concrete, nn_module):
     cls = type(nn_module)
     _classes_by_name[concrete.jit_type.qualified_name] = (concrete, cls)
     props = _declare_properties(concrete, cls)
+    overloaded = _overloads_attribute(cls)
+    try:
+        _declare_overloads_attribute(concrete, cls, overloaded)
+    except _C.CompileError as e:
+        raise _with_attribute_hint(e, concrete) from None
     for name in _methods_to_compile(nn_module):
+        if name in overloaded:  # torch compiles the overloads only, not the Python implementation
+            continue
         fn = getattr(cls, name)
         if _markers.get_modifier(fn) is _markers.FunctionModifiers.IGNORE:
             continue

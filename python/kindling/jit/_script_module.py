@@ -193,7 +193,9 @@ class ScriptModule(torch.nn.Module):
     def __call__(self, *args, **kwargs):
         call = self._call
         if call is None:
-            overloads = sorted(n for n in self._c.method_names() if n.startswith("forward__"))
+            from ._recursive import _overload_tables
+            overloads = sorted(n for n in self._c.method_names() if n.startswith("forward__")) or \
+                _overload_tables.get(self._c.qualified_name, {}).get("forward")
             if overloads:  # torch.jit's module has no forward either; calls from compiled code choose one
                 raise RuntimeError("%s has no forward method: its forward is overloaded (%s); call one of them, "
                                    "or call the module from a scripted module, where the arguments choose the "

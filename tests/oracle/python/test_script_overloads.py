@@ -271,3 +271,166 @@ def test_overload_declarations_need_annotations_and_an_implementation(kindling_o
         @kindling.jit._overload
         def has_body(x: int) -> int:
             return x
+
+
+# ---------------------------------------------------------------- __overloads__ (torch's table of overload methods)
+
+class Combine(nn.Module):
+    """`__overloads__` names the methods a call of `self.combine` chooses from (as torch.jit.quantized's
+    QuantizedLSTM does for forward); eager Python runs the implementation, which dispatches itself."""
+
+    __overloads__ = {"combine": ["combine_int", "combine_tensor"]}
+
+    def __init__(self):
+        super().__init__()
+        self.k = 3
+
+    @torch.jit.export
+    def combine_int(self, x: int) -> int:
+        return x * self.k
+
+    @torch.jit.export
+    def combine_tensor(self, x: torch.Tensor) -> torch.Tensor:
+        return x + self.k
+
+    def combine(self, x):
+        if isinstance(x, int):
+            return self.combine_int(x)
+        return self.combine_tensor(x)
+
+    def forward(self, x: torch.Tensor, n: int):
+        return self.combine(x), self.combine(n)
+
+
+class TableForward(nn.Module):
+    """forward overloaded through __overloads__: a parent's `self.sub(x)` chooses by the argument's type."""
+
+    __overloads__ = {"forward": ["forward_int", "forward_tensor"]}
+
+    @torch.jit.export
+    def forward_int(self, x: int) -> int:
+        return x + 1
+
+    @torch.jit.export
+    def forward_tensor(self, x: torch.Tensor) -> torch.Tensor:
+        return x * 2
+
+    def forward(self, x):
+        return self.forward_int(x) if isinstance(x, int) else self.forward_tensor(x)
+
+
+class UsesTableForward(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.sub = TableForward()
+
+    def forward(self, x: torch.Tensor, n: int):
+        return self.sub(x), self.sub(n)
+
+
+class TableNotExported(nn.Module):
+    """The listed methods are not exported: torch.jit 1.13 fails ("Couldn't find method"), Kindling compiles
+    them."""
+
+    __overloads__ = {"combine": ["combine_int", "combine_tensor"]}
+
+    def combine_int(self, x: int) -> int:
+        return x - 1
+
+    def combine_tensor(self, x: torch.Tensor) -> torch.Tensor:
+        return x - 1
+
+    def combine(self, x):
+        return x - 1
+
+    def forward(self, x: torch.Tensor, n: int):
+        return self.combine(x), self.combine(n)
+
+
+class TableMissingMethod(nn.Module):
+    __overloads__ = {"combine": ["combine_missing"]}
+
+    def combine(self, x):
+        return x
+
+    def forward(self, x: torch.Tensor):
+        return self.combine(x)
+
+
+TABLE_CASES = {
+    "helper_method": (Combine, lambda: (torch.randn(3), 4)),
+    "submodule_forward": (UsesTableForward, lambda: (torch.randn(2), 5)),
+}
+
+
+@pytest.mark.parametrize("case", list(TABLE_CASES))
+def test_overloads_table_matches_torch(case, kindling_only, tmp_path):
+    make, inputs = TABLE_CASES[case]
+    model = make()
+    args = inputs()
+    expected = model(*args)
+    theirs = torch.jit.script(model)
+    ours = script_save_and_compare(model, args, expected, tmp_path / "m.pt", theirs(*args))
+    # the listed methods are compiled, the Python implementation is not (as torch)
+    subs = [(ours, theirs)] + [(ours._modules[n], theirs._modules[n]) for n in ours._modules]
+    for o, t in subs:
+        assert sorted(o._c.method_names()) == sorted(t._c._method_names())
+    loaded = torch.jit.load(str(tmp_path / "m.pt"))
+    assert sorted(loaded._c._method_names()) == sorted(theirs._c._method_names())
+
+
+def test_overloads_table_code_calls_the_chosen_method(kindling_only):
+    theirs = torch.jit.script(Combine())
+    with kindling_only():
+        ours = kindling.jit.script(Combine())
+    assert ours.code == theirs.code
+    assert "combine_tensor(x" in ours.code and "combine_int(n" in ours.code
+
+
+def test_overloads_table_of_forward_itself(kindling_only, tmp_path):
+    """A module whose own forward is in __overloads__ has only the listed methods; calling it from Python is
+    an error in both (torch: no attribute 'forward'), the listed methods run."""
+    theirs = torch.jit.script(TableForward())
+    with pytest.raises(AttributeError):
+        theirs(torch.ones(2))
+    with kindling_only():
+        ours = kindling.jit.script(TableForward())
+        assert sorted(ours._c.method_names()) == sorted(theirs._c._method_names()) == ["forward_int", "forward_tensor"]
+        with pytest.raises(RuntimeError, match=r"forward is overloaded \(forward_int, forward_tensor\)"):
+            ours(torch.ones(2))
+        assert ours.forward_int(4) == theirs.forward_int(4)
+        assert_same(ours.forward_tensor(torch.ones(2)), theirs.forward_tensor(torch.ones(2)))
+
+
+def test_overloads_table_compiles_methods_not_exported(kindling_only, tmp_path):
+    model = TableNotExported()
+    args = (torch.randn(3), 4)
+    with pytest.raises(RuntimeError, match="Couldn't find method: 'combine_int'"):
+        torch.jit.script(model)
+    ours = script_save_and_compare(model, args, model(*args), tmp_path / "m.pt")
+    assert sorted(ours._c.method_names()) == ["combine_int", "combine_tensor", "forward"]
+
+
+def test_overloads_table_naming_a_missing_method(kindling_only):
+    with pytest.raises(RuntimeError, match="Couldn't find method: 'combine_missing'"):
+        torch.jit.script(TableMissingMethod())
+    with kindling_only():
+        with pytest.raises(kindling.jit.CompileError, match="Couldn't find method: 'combine_missing'"):
+            kindling.jit.script(TableMissingMethod())
+
+
+def test_overloads_table_no_match_is_an_error(kindling_only):
+    class Bad(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.sub = TableForward()
+
+        def forward(self, x: str):
+            return self.sub(x)
+
+    with pytest.raises(RuntimeError, match="Arguments for call are not valid"):
+        torch.jit.script(Bad())
+    with kindling_only():
+        with pytest.raises(kindling.jit.CompileError) as e:
+            kindling.jit.script(Bad())
+    assert "forward_int" in str(e.value) and "forward_tensor" in str(e.value) and "HERE" in str(e.value)

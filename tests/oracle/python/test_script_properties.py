@@ -683,6 +683,32 @@ def test_property_named_as_a_constant_gives_the_constant(tmp_path):
     assert "__c_getter" in theirs._c._method_names() and "__c_getter" not in ours._c.method_names()
 
 
+class ReturnsSubmodule(nn.Module):
+    """A property returning a submodule, called: torch.jit 1.13 rejects calling a module value ("no attribute or
+    method '__call__'"); Kindling calls its forward, as Python, and the archive runs in torch.jit.load."""
+
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.ModuleList([nn.Linear(2, 2), nn.Linear(2, 2)])
+
+    @property
+    def first(self):
+        return self.layers[0]
+
+    def forward(self, x):
+        return self.first(x) + self.layers[1](x)
+
+
+def test_property_returning_a_submodule(tmp_path):
+    torch.manual_seed(0)
+    model = ReturnsSubmodule()
+    x = torch.randn(3, 2)
+    with pytest.raises(RuntimeError, match="__call__"):
+        torch.jit.script(model)
+    with torch.no_grad():
+        script_save_and_compare(model, (x,), model(x), tmp_path / "m.pt")
+
+
 class Base(nn.Module):
     def __init__(self):
         super().__init__()

@@ -3,6 +3,7 @@
 
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <atomic>
 
 #include "core/error.h"
@@ -115,6 +116,14 @@ Function* defineModuleMethod(const ModuleTypeHandle& h, const std::string& sourc
       if (s->kind == StmtKind::Def) name = static_cast<const DefStmt&>(*s).name;
   }
   if (Function* existing = h.type->findMethod(name)) return existing;
+  // A method taken out of the class after its body failed to compile (remove_failed_methods, when a
+  // property's accessor that called it was left out) is still the unit's function of that name: it goes
+  // back into the class and its body is emitted again (the same error when it fails again).
+  if (GraphFunction* failed = h.cu->findGraphFunction(h.type->qualName() + "." + name); failed && !failed->isDefined()) {
+    h.type->addMethod(failed);
+    failed->ensureDefined();
+    return failed;
+  }
   // As any Python function: the unit's call graph (recursion through methods and functions is found),
   // defaults from the live function, the body emitted now (methods it calls on self compile on demand).
   CompileFunctionOptions options;
@@ -202,12 +211,21 @@ void initModuleBuilderBindings(py::module_& m) {
       .def("has_method", [](const ModuleTypeHandle& h, const std::string& name) { return h.type->findMethod(name) != nullptr; })
       // ClassType only grows (src/core/type.h has no removal); a module class being built from Python is
       // still private to the builder, so taking out what a failed property compilation added is safe here.
-      .def("remove_method",
-           [](ModuleTypeHandle& h, const std::string& name) {
+      .def("remove_failed_methods",
+           [](ModuleTypeHandle& h, const std::vector<std::string>& among) {
              auto& methods = const_cast<std::vector<Function*>&>(h.type->methods());
-             std::erase_if(methods, [&](const Function* f) { return f->name() == name; });
+             std::vector<std::string> removed;
+             std::erase_if(methods, [&](const Function* f) {
+               auto* gf = dynamic_cast<const GraphFunction*>(f);
+               bool failed = gf && !gf->isDefined() && std::find(among.begin(), among.end(), f->name()) != among.end();
+               if (failed) removed.push_back(f->name());
+               return failed;
+             });
+             return removed;
            },
-           "Takes method `name` out of the class (one whose compilation failed; its Function stays in the unit).")
+           py::arg("among"),
+           "Takes out of the class the methods named in `among` whose body failed to compile (their Functions "
+           "stay in the unit: compiling the method again retries them); returns their names.")
       .def("remove_property",
            [](ModuleTypeHandle& h, const std::string& name) {
              auto& props = const_cast<std::vector<ClassType::Property>&>(h.type->properties());

@@ -311,9 +311,9 @@ _failed_properties = {}
 def _compile_remaining_properties(concrete, props):
     """Compiles the accessors of the properties compiled code did not use (torch.jit 1.13 compiles them all,
     so the archive has them). One that does not compile is left out of the class instead of failing
-    scripting as in torch.jit (the module runs in Python with it, as long as nothing calls it): its methods
-    are taken out again, the property is dropped (or its setter, when compiled code reads the property)
-    and reading it from Python raises AttributeError with the compile error."""
+    scripting as in torch.jit (the module runs in Python with it, as long as nothing calls it): the methods
+    whose bodies failed are taken out again, the property is dropped (or only its setter, when its getter
+    compiled) and reading it from Python raises AttributeError with the compile error."""
     jt = concrete.jit_type
     for name, prop in props.items():
         getter, setter = "__%s_getter" % name, "__%s_setter" % name
@@ -325,10 +325,10 @@ def _compile_remaining_properties(concrete, props):
             for fn, method in todo:
                 _define_property_accessor(concrete, fn, method)
         except _C.CompileError as e:
-            for m in set(jt.method_names()) - before:
-                jt.remove_method(m)
+            # the methods whose bodies failed (the accessor, methods it called); those that compiled stay
+            jt.remove_failed_methods(sorted(set(jt.method_names()) - before))
             jt.remove_property(name)
-            if jt.has_method(getter):  # compiled code reads it: it stays, read-only
+            if jt.has_method(getter):  # the getter compiled (or compiled code reads it): it stays, read-only
                 jt.add_property(name, False)
                 why = "its setter did not compile"
             else:

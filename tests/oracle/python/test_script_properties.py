@@ -421,6 +421,69 @@ def test_using_a_property_that_does_not_compile_is_an_error():
         assert "next" in text and "<--- HERE" in text and "test_script_properties.py" in text, text
 
 
+class SharedHelpers(nn.Module):
+    """Properties forward does not use, sharing helper methods: a_bad and c_bad do not compile (next()), one
+    through a helper that compiled, one through a helper that does not; b_good and d_bad call the same
+    helpers afterwards; e's getter compiles and its setter does not."""
+
+    def __init__(self):
+        super().__init__()
+        self.k = 2
+
+    def helper(self) -> int:
+        return self.k + 1
+
+    def bad_helper(self) -> int:
+        return next(iter([self.k]))
+
+    @property
+    def a_bad(self):
+        return self.helper() + next(iter([1]))
+
+    @property
+    def b_good(self) -> int:
+        return self.helper() * 2
+
+    @property
+    def c_bad(self) -> int:
+        return self.bad_helper()
+
+    @property
+    def d_bad(self) -> int:
+        return self.bad_helper() + 1
+
+    @property
+    def e(self) -> int:
+        return self.k
+
+    @e.setter
+    def e(self, v: int):
+        self.k = next(iter([v]))
+
+    def forward(self, x):
+        return x * self.k
+
+
+def test_properties_left_out_keep_what_compiled(tmp_path):
+    """Leaving out a property takes out the methods whose bodies failed, not those that compiled: a helper
+    that compiled serves the next property, one that failed fails it with its own error (next), not with a
+    name clash; a getter that compiled stays when its setter fails."""
+    model = SharedHelpers()
+    x = torch.randn(3)
+    with pytest.raises(Exception):
+        torch.jit.script(model)
+    ours = script_save_and_compare(model, (x,), model(x), tmp_path / "m.pt")
+    assert sorted(ours._c.method_names()) == ["__b_good_getter", "__e_getter", "forward", "helper"]
+    assert ours.b_good == model.b_good and ours.e == model.e
+    for name in ("a_bad", "c_bad", "d_bad"):
+        with pytest.raises(AttributeError, match="left out because it did not compile") as e:
+            getattr(ours, name)
+        assert "next" in str(e.value) and "already defined" not in str(e.value), str(e.value)
+    with pytest.raises(AttributeError, match="has no setter"):
+        ours.e = 3
+    assert getattr(torch.jit.load(str(tmp_path / "m.pt")), "__b_good_getter")() == model.b_good
+
+
 def test_kindling_runs_torch_archives_with_properties(tmp_path):
     torch.manual_seed(0)
     for make, inputs in (CASES["read_only_buffers_params_submodules"], CASES["setter_called_from_forward"],

@@ -1,6 +1,9 @@
 // PythonResolver: names of compiled Python source resolved through live Python objects. See python_resolver.h.
 #include "python_resolver.h"
 
+#include "frontend/class_inheritance.h"
+#include "script_compiler.h"
+
 #include "frontend/functional_library.h"
 #include "frontend/parser.h"
 #include "frontend/type_parser.h"
@@ -15,6 +18,7 @@ namespace kindling::python {
 namespace {
 
 py::handle gClassifier;  // (never released) kindling.jit._script._classify
+py::handle gClassDefinitionFinder;  // (never released) kindling.jit._script._class_definition
 py::handle gMethodCompiler;  // (never released) kindling.jit._recursive._compile_method_on_demand
 
 // Overloaded methods of module classes built from Python: class qualified name -> method -> overloads.
@@ -34,8 +38,8 @@ struct PythonSuperValue : SuperValue {
     py::gil_scoped_acquire gil;
     resolver = py::object();
   }
-  std::string methodFor(const SourceRange& loc, const TypePtr& selfType, const std::string& startClass,
-                        const std::string& field) override {
+  std::string methodFor(const SourceRange& loc, FunctionEmitter&, const TypePtr& selfType,
+                        const std::string& startClass, const std::string& field) override {
     auto* cls = selfType->cast<ClassType>();
     if (!cls || !cls->isModule())
       throw CompileError("super() is supported in methods of nn.Module subclasses, not on '" + selfType->annotationStr() +
@@ -270,6 +274,7 @@ std::vector<std::string> PythonResolver::resolveMethodOverloads(const ClassType&
 
 void setObjectClassifier(py::object classifier) { gClassifier = classifier.release(); }
 void setMethodCompiler(py::object compiler) { gMethodCompiler = compiler.release(); }
+void setClassDefinitionFinder(py::object finder) { gClassDefinitionFinder = finder.release(); }
 
 void rethrowAsCompileError(py::error_already_set& e, const std::string& context, const SourceRange& loc) {
   if (isCompileError(e)) {
@@ -456,6 +461,24 @@ Function* PythonResolver::resolveMethod(const ClassType& cls, const std::string&
     rethrowAsCompileError(e, "'" + name + "' is being compiled since it was called from '" + owner_ + "'", loc);
   }
   return defined ? cls.findMethod(name) : nullptr;
+}
+
+std::shared_ptr<const ClassDefinition> PythonResolver::resolveClassDefinition(const std::string& name,
+                                                                              const SourceRange& loc) {
+  if (!gClassDefinitionFinder) return nullptr;
+  py::gil_scoped_acquire gil;
+  py::object found;
+  try {
+    found = gClassDefinitionFinder(rcb_, name);
+  } catch (py::error_already_set& e) {
+    rethrowAsCompileError(e, "the base class '" + name + "' of a class compiled from '" + owner_ + "'", loc);
+  }
+  if (found.is_none()) return nullptr;
+  auto t = found.cast<py::tuple>();
+  std::string qualName = t[3].cast<std::string>();
+  auto resolver = std::make_shared<PythonResolver>(py::reinterpret_borrow<py::object>(t[4]), cu_, lastComponent(qualName));
+  return pythonClassDefinition(cu_, PythonSource{t[0].cast<std::string>(), t[1].cast<std::string>(), t[2].cast<size_t>()},
+                               qualName, resolver);
 }
 
 Function* PythonResolver::resolveFunction(const std::string& name, const SourceRange& loc) {

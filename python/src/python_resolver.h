@@ -77,6 +77,10 @@ class PythonResolver : public Resolver, public std::enable_shared_from_this<Pyth
   /// The overloads registered for `cls.name` with registerMethodOverloads (no Python call).
   std::vector<std::string> resolveMethodOverloads(const ClassType& cls, const std::string& name,
                                                   const SourceRange& loc) override;
+  /// The base class `name` of a TorchScript class compiled from Python: the hook registered with
+  /// `_C._set_class_definition_finder` (kindling/jit/_script.py's `_class_definition(rcb, name)`) gives
+  /// its source, qualified name and resolution callback; nullptr when `name` is no such class.
+  std::shared_ptr<const ClassDefinition> resolveClassDefinition(const std::string& name, const SourceRange& loc) override;
 
   /// The SugaredValue for a Python object found under `name` (nullptr: let the emitter resolve `name`).
   SugaredValuePtr objectToSugared(py::handle obj, const std::string& name, const SourceRange& loc);
@@ -111,6 +115,9 @@ void registerModuleFunctionAttribute(const ClassType& cls, const std::string& na
 
 /// Registers the on-demand method compiler (see PythonResolver::resolveMethod).
 void setMethodCompiler(py::object compiler);
+
+/// Registers the base class finder (see PythonResolver::resolveClassDefinition).
+void setClassDefinitionFinder(py::object finder);
 
 /// Registers the classification hook (kindling.jit._script._classify(obj) -> tuple or None).
 void setObjectClassifier(py::object classifier);

@@ -3,6 +3,7 @@
 
 #include <unordered_map>
 
+#include "frontend/class_inheritance.h"
 #include "frontend/compiler.h"
 #include "frontend/parser.h"
 #include "python_resolver.h"
@@ -159,6 +160,15 @@ GraphFunction* compilePythonFunction(const std::shared_ptr<CompilationUnit>& cu,
   return gf;
 }
 
+std::shared_ptr<const ClassDefinition> pythonClassDefinition(const std::shared_ptr<CompilationUnit>& cu,
+                                                             const PythonSource& source, const std::string& qualName,
+                                                             const std::shared_ptr<Resolver>& resolver) {
+  auto src = std::make_shared<Source>(source.text, source.filename, source.startingLine);
+  std::shared_ptr<SourceFile> file = parseFile(src);
+  auto& cls = static_cast<const ClassStmt&>(singleDefinition(*file, StmtKind::Class, "class definition", src));
+  return std::make_shared<ClassDefinition>(ClassDefinition{qualName, file, &cls, contextFor(cu, resolver)});
+}
+
 TypePtr compilePythonClass(const std::shared_ptr<CompilationUnit>& cu, const PythonSource& source,
                            const std::string& qualName, const std::shared_ptr<Resolver>& resolver) {
   auto src = std::make_shared<Source>(source.text, source.filename, source.startingLine);
@@ -167,8 +177,9 @@ TypePtr compilePythonClass(const std::shared_ptr<CompilationUnit>& cu, const Pyt
   EmitContext ctx = contextFor(cu, resolver);
   TypePtr t = defineClass(*cu, file, cls, qualName, ctx);
   if (auto* ct = t->cast<ClassType>()) {
-    for (Function* m : ct->methods())
-      if (auto* gf = dynamic_cast<GraphFunction*>(m)) gf->ensureDefined();
+    // by index: emitting a method adds the base implementations its super() calls reach
+    for (size_t i = 0; i < ct->methods().size(); ++i)
+      if (auto* gf = dynamic_cast<GraphFunction*>(ct->methods()[i])) gf->ensureDefined();
     for (auto& [name, f] : *ctx.staticMethods)
       if (name.compare(0, qualName.size() + 1, qualName + ".") == 0)
         if (auto* gf = dynamic_cast<GraphFunction*>(f)) gf->ensureDefined();
@@ -179,6 +190,9 @@ TypePtr compilePythonClass(const std::shared_ptr<CompilationUnit>& cu, const Pyt
 void initScriptCompilerBindings(py::module_& m) {
   m.def("_set_object_classifier", &setObjectClassifier,
         "Registers kindling.jit._script._classify, which tells the compiler what a Python object is.");
+  m.def("_set_class_definition_finder", &setClassDefinitionFinder,
+        "Registers kindling.jit._script._class_definition(rcb, name) -> (source, filename, line, qualname, rcb) "
+        "or None, which finds the base classes of TorchScript classes.");
   m.def("_set_method_compiler", &setMethodCompiler,
         "Registers kindling.jit._recursive._compile_method_on_demand(qualname, name) -> bool, which compiles a "
         "method compiled code calls on a module built from Python.");

@@ -71,6 +71,13 @@ GraphFunction* compilePythonFunction(const std::shared_ptr<CompilationUnit>& cu,
                                      const std::string& qualName, const std::shared_ptr<ClassType>& selfType,
                                      const std::shared_ptr<Resolver>& resolver, const CompileFunctionOptions& options);
 
+/// The single `class` of `source` as the base of a TorchScript class (frontend/class_inheritance.h): its
+/// methods are compiled as methods of derived classes of `cu`, with `resolver`; the class itself is not
+/// compiled. Throws CompileError when `source` is not one class statement.
+std::shared_ptr<const ClassDefinition> pythonClassDefinition(const std::shared_ptr<CompilationUnit>& cu,
+                                                             const PythonSource& source, const std::string& qualName,
+                                                             const std::shared_ptr<Resolver>& resolver);
+
 /// Compiles the single `class` of `source` as `qualName` into `cu`: a TorchScript class (methods emitted
 /// now), a NamedTuple (`class P(NamedTuple)`) or an Enum (`class C(Enum)`), as frontend/compiler.h's
 /// defineClass. Returns the type. Throws CompileError.

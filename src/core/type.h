@@ -259,6 +259,18 @@ class ClassType : public Type {
   /// module's submodules (or parameters) in slot order, unrolled, takes len() statically and indexes it
   /// with constants; a dict also has keys()/values()/items(). Set only for classes made from Python
   /// nn.Modules; archives never carry it (their code is already unrolled).
+  /// The qualified names of the classes a TorchScript class inherits from (its MRO after itself,
+  /// frontend/class_inheritance.h): `isinstance(obj, Base)` is true for them. Inheritance is resolved
+  /// when the class is compiled, so this is not subtyping: a value of this class is not accepted where
+  /// a base is annotated. Empty for classes without user bases and for classes read from archives.
+  const std::vector<std::string>& baseQualNames() const { return baseQualNames_; }
+  void setBaseQualNames(std::vector<std::string> names) { baseQualNames_ = std::move(names); }
+  bool inheritsFrom(const std::string& qualName) const {
+    for (const std::string& b : baseQualNames_)
+      if (b == qualName) return true;
+    return false;
+  }
+
   enum class Container : uint8_t { None, ModuleList, ModuleDict, ParameterList, ParameterDict };
   Container container() const { return container_; }
   void setContainer(Container c) { container_ = c; }
@@ -271,6 +283,7 @@ class ClassType : public Type {
   std::vector<Constant> constants_;
   std::vector<Function*> methods_;  // owned by the CompilationUnit
   std::vector<Property> properties_;
+  std::vector<std::string> baseQualNames_;
 };
 using ClassTypePtr = std::shared_ptr<ClassType>;
 

@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "frontend/class_inheritance.h"
 #include "frontend/functional_library.h"
 #include "frontend/parser.h"
 
@@ -39,14 +40,14 @@ bool hasDecorator(const DefStmt& d, const std::string& name) {
 
 // Defines functions in order; a function whose return type must be inferred by emitting its body may
 // need functions declared after it, so failures are retried until no more progress is made.
-template <class DefineOne>
-void defineAllWithRetry(const std::vector<const DefStmt*>& defs, DefineOne defineOne) {
-  std::vector<const DefStmt*> pending = defs;
+template <class Def, class DefineOne>
+void defineAllWithRetry(const std::vector<const Def*>& defs, DefineOne defineOne) {
+  std::vector<const Def*> pending = defs;
   while (!pending.empty()) {
-    std::vector<const DefStmt*> next;
+    std::vector<const Def*> next;
     std::optional<CompileError> firstError;
     bool progress = false;
-    for (const DefStmt* d : pending) {
+    for (const Def* d : pending) {
       try {
         defineOne(*d);
         progress = true;
@@ -64,7 +65,7 @@ void defineAllWithRetry(const std::vector<const DefStmt*>& defs, DefineOne defin
 
 Function* defineFunction(CompilationTarget& target, const std::shared_ptr<SourceFile>& file, const DefStmt& def,
                          const std::string& qualName, const std::shared_ptr<ClassType>& selfType,
-                         const EmitContext& ctx) {
+                         const EmitContext& ctx, const std::string& inheritedFrom) {
   for (auto& d : def.decorators) {
     std::string n = dottedName(d);
     if (n == "torch.jit.ignore" || n == "jit.ignore")
@@ -77,6 +78,16 @@ Function* defineFunction(CompilationTarget& target, const std::shared_ptr<Source
   if (self && def.params.empty())
     throw CompileError("methods must have a self argument", def.range);
   FunctionSchema schema = schemaForDef(def, def.name, self, ctx);
+  if (self && !inheritedFrom.empty()) {
+    auto isBase = [&](const TypePtr& t) {
+      return t->kind() == TypeKind::Class && static_cast<const ClassType&>(*t).qualName() == inheritedFrom;
+    };
+    for (size_t i = 1; i < schema.arguments.size(); ++i) {
+      TypePtr& t = schema.arguments[i].type;
+      if (isBase(t)) t = self;
+      else if (t->kind() == TypeKind::Optional && isBase(t->containedTypes().at(0))) t = OptionalType::create(self);
+    }
+  }
   const DefStmt* defp = &def;
   bool unused = hasDecorator(def, "unused");
   std::shared_ptr<SourceFile> keep = file;
@@ -112,6 +123,7 @@ TypePtr defineClass(CompilationTarget& target, const std::shared_ptr<SourceFile>
                 })
                              : TypeResolver());
   bool isModule = false, isNamedTuple = false;
+  std::vector<ExprPtr> userBases;
   for (auto& b : cls.bases) {
     std::string n = dottedName(b);
     if (isModuleBase(n)) isModule = true;
@@ -146,8 +158,13 @@ TypePtr defineClass(CompilationTarget& target, const std::shared_ptr<SourceFile>
       return et;
     }
     else if (n == "Interface" || n == "ModuleInterface") throw CompileError("interfaces are not supported yet", b->range);
-    else throw CompileError("class inheritance is not supported in TorchScript (base '" + n + "')", b->range);
+    else if (ctx.archiveMode) throw CompileError("class inheritance is not supported in TorchScript (base '" + n + "')", b->range);
+    else userBases.push_back(b);
   }
+  if (!userBases.empty() && (isModule || isNamedTuple))
+    throw CompileError(std::string(isModule ? "an nn.Module" : "a NamedTuple") + " class cannot also inherit from '" +
+                           dottedName(userBases[0]) + "' in TorchScript",
+                       userBases[0]->range);
   if (isNamedTuple) {
     std::vector<std::string> names;
     std::vector<TypePtr> types;
@@ -182,7 +199,6 @@ TypePtr defineClass(CompilationTarget& target, const std::shared_ptr<SourceFile>
   auto type = ClassType::create(qualName, isModule);
   target.addType(type);
   std::unordered_set<std::string> params, buffers;
-  std::vector<const DefStmt*> methods;
   // __parameters__ / __buffers__ first: attributes are added with their flags
   for (auto& s : cls.body) {
     if (s->kind != StmtKind::Assign) continue;
@@ -203,7 +219,7 @@ TypePtr defineClass(CompilationTarget& target, const std::shared_ptr<SourceFile>
       case StmtKind::Expr:
         if (s->as<ExprStmt>().value->kind == ExprKind::Str) break;  // docstring
         throw CompileError("unexpected expression in a class body", s->range);
-      case StmtKind::Def: methods.push_back(&s->as<DefStmt>()); break;
+      case StmtKind::Def: break;  // classMembers below
       case StmtKind::Assign: {
         auto& a = s->as<AssignStmt>();
         const ExprPtr& t = a.targets[0];
@@ -252,85 +268,86 @@ TypePtr defineClass(CompilationTarget& target, const std::shared_ptr<SourceFile>
       default: throw CompileError("unexpected statement in a class body", s->range);
     }
   }
-  // Properties: `@property def x(self)` is the method __x_getter, `@x.setter def x(self, v)` __x_setter
-  // (PyTorch 1.13's names); registered before __init__ runs, whose `self.x = v` calls the setter.
-  // Properties named in __jit_unused_properties__ or whose getter is @unused are not compiled at all
-  // (torch.jit.frontend.get_class_properties): their getter and setter are dropped.
-  std::unordered_map<const DefStmt*, std::string> methodNames;
-  std::set<std::string> dropped;
-  for (const DefStmt* d : methods)
-    for (auto& dec : d->decorators)
-      if (dottedName(dec) == "property" && (unusedProperties.count(d->name) || hasDecorator(*d, "unused")))
-        dropped.insert(d->name);
-  std::erase_if(methods, [&](const DefStmt* d) {
-    if (!dropped.count(d->name)) return false;
-    for (auto& dec : d->decorators) {
-      std::string n = dottedName(dec);
-      if (n == "property" || n == d->name + ".setter" || n == d->name + ".deleter") return true;
-    }
-    return false;
-  });
-  for (const DefStmt* d : methods) {
-    for (auto& dec : d->decorators) {
-      std::string n = dottedName(dec);
-      if (n == "property") {
-        if (type->findProperty(d->name)) throw CompileError("property '" + d->name + "' is defined twice", d->range);
-        type->addProperty({d->name, "__" + d->name + "_getter", ""});
-        methodNames[d] = "__" + d->name + "_getter";
-      } else if (n == d->name + ".setter") {
-        if (!type->findProperty(d->name))
-          throw CompileError("'" + n + "' of a property that is not defined before it", dec->range);
-        type->setPropertySetter(d->name, "__" + d->name + "_setter");
-        methodNames[d] = "__" + d->name + "_setter";
-      } else if (n == d->name + ".deleter") {
-        throw CompileError("property deleters are not supported", dec->range);
-      }
-    }
-  }
+  // The MRO (the class alone when it has no user bases, frontend/class_inheritance.h) and, for every
+  // name, the method or property of the first class of it defining the name. Properties: `@property def
+  // x(self)` is the method __x_getter, `@x.setter def x(self, v)` __x_setter (PyTorch 1.13's names);
+  // registered before __init__ runs, whose `self.x = v` calls the setter. Properties named in
+  // __jit_unused_properties__ or whose getter is @unused are not compiled at all
+  // (torch.jit.frontend.get_class_properties).
+  auto layout = std::make_shared<ClassSuperValue::Layout>();
+  auto self = std::make_shared<ClassDefinition>(ClassDefinition{qualName, file, &cls, ctx});
+  layout->mro = userBases.empty() ? std::vector<ClassDefinitionPtr>{self} : classMro(self);
+  layout->members = classMembers(layout->mro, unusedProperties);
+  for (const ClassType::Property& p : layout->members.properties) type->addProperty(p);
+  std::vector<std::string> baseNames;
+  for (size_t i = 1; i < layout->mro.size(); ++i) baseNames.push_back(layout->mro[i]->qualName);
+  type->setBaseQualNames(std::move(baseNames));
+  // Methods of user classes resolve `super` through the MRO (archives and module classes never use it).
+  bool userClass = !ctx.archiveMode && !isModule;
+  auto contextFor = [&](size_t owner) {
+    return userClass ? ClassSuperValue::methodContext(target, type, layout, owner) : ctx;
+  };
+  auto define = [&](const ClassMember& m) {
+    return defineFunction(target, layout->mro[m.owner]->file, *m.def, qualName + "." + m.name, type, contextFor(m.owner),
+                          m.owner == 0 ? std::string() : layout->mro[m.owner]->qualName);
+  };
+  std::vector<const ClassMember*> methods;
+  for (const ClassMember& m : layout->members.methods) methods.push_back(&m);
   // Methods whose schema needs no inference (property getters and setters included) are declared before
   // __init__ is emitted, so that __init__ can call methods defined after it and property setters
   // (`self.x = v`, as Python does); the others follow.
   if (!ctx.archiveMode) {
     for (auto it = methods.begin(); it != methods.end();) {
-      auto renamed = methodNames.find(*it);
-      bool declarable = (*it)->name != "__init__" && !hasDecorator(**it, "staticmethod");
-      if (declarable && ((*it)->returnType || !(*it)->typeComment.empty() || !emitter::containsReturn((*it)->body))) {
-        defineFunction(target, file, **it, qualName + "." + (renamed != methodNames.end() ? renamed->second : (*it)->name), type, ctx);
+      const DefStmt& d = *(*it)->def;
+      bool declarable = d.name != "__init__" && !hasDecorator(d, "staticmethod");
+      if (declarable && (d.returnType || !d.typeComment.empty() || !emitter::containsReturn(d.body))) {
+        define(**it);
         it = methods.erase(it);
       } else {
         ++it;
       }
     }
   }
-  // User classes: attributes come from the assignments to self in __init__, found by emitting __init__
-  // once into a scratch graph before any other method is compiled (PyTorch compiles __init__ first).
+  // User classes: attributes come from the assignments to self in __init__ (and the base __init__s it
+  // calls through super()), found by emitting __init__ once into a scratch graph before any other method
+  // is compiled (PyTorch compiles __init__ first).
   if (!ctx.archiveMode) {
     for (auto it = methods.begin(); it != methods.end(); ++it) {
-      if ((*it)->name != "__init__") continue;
-      const DefStmt& init = **it;
-      defineFunction(target, file, init, qualName + ".__init__", type, ctx);
-      EmitContext discover = ctx;
+      if ((*it)->def->name != "__init__") continue;
+      const ClassMember& init = **it;
+      Function* fn = define(init);
+      EmitContext discover = contextFor(init.owner);
       discover.inferAttributesOf = type;
       Graph scratch;
-      emitFunctionBody(scratch, init, type->findMethod("__init__")->getSchema(), type, discover);
+      emitFunctionBody(scratch, *init.def, fn->getSchema(), type, discover);
       methods.erase(it);
       break;
     }
   }
-  defineAllWithRetry(methods, [&](const DefStmt& d) {
+  defineAllWithRetry(methods, [&](const ClassMember& m) {
+    const DefStmt& d = *m.def;
     if (!ctx.archiveMode && ctx.staticMethods && hasDecorator(d, "staticmethod")) {
       // As PyTorch 1.13 (the static method is scripted as the Python function it is): a free function
       // named after the function in the class's module, "__torch__.from_celsius"; `Class.name` reaches it.
-      std::string fnName = qualName.substr(0, qualName.rfind('.') + 1) + d.name;
-      if (Function* existing = target.findFunction(fnName))
+      // An inherited one is the base's function.
+      const std::string& ownerName = layout->mro[m.owner]->qualName;
+      std::string fnName = ownerName.substr(0, ownerName.rfind('.') + 1) + d.name;
+      Function* existing = target.findFunction(fnName);
+      auto known = ctx.staticMethods->find(ownerName + "." + d.name);
+      if (existing && known != ctx.staticMethods->end() && known->second == existing) {
+        (*ctx.staticMethods)[qualName + "." + d.name] = existing;  // a base's, compiled with the base
+        return;
+      }
+      if (existing)
         throw CompileError("static method '" + d.name + "' has the name of the function '" + existing->qualname() +
                                "' (both are compiled as " + fnName + ")",
                            d.range);
-      (*ctx.staticMethods)[qualName + "." + d.name] = defineFunction(target, file, d, fnName, nullptr, ctx);
+      Function* fn = defineFunction(target, layout->mro[m.owner]->file, d, fnName, nullptr, layout->mro[m.owner]->ctx);
+      (*ctx.staticMethods)[ownerName + "." + d.name] = fn;
+      (*ctx.staticMethods)[qualName + "." + d.name] = fn;
       return;
     }
-    auto renamed = methodNames.find(&d);
-    defineFunction(target, file, d, qualName + "." + (renamed != methodNames.end() ? renamed->second : d.name), type, ctx);
+    define(m);
   });
   return type;
 }
@@ -375,6 +392,11 @@ class FileResolver : public Resolver {
   std::optional<IValue> resolveConstant(const std::string& name, const SourceRange& loc) override {
     return fallback_ ? fallback_->resolveConstant(name, loc) : std::nullopt;
   }
+  std::shared_ptr<const ClassDefinition> resolveClassDefinition(const std::string& name, const SourceRange& loc) override {
+    auto it = classDefinitions_.find(name);
+    if (it != classDefinitions_.end()) return it->second;
+    return fallback_ ? fallback_->resolveClassDefinition(name, loc) : nullptr;
+  }
   CompilationTarget& target_;
   std::string prefix_;
   std::shared_ptr<Resolver> fallback_;
@@ -382,6 +404,8 @@ class FileResolver : public Resolver {
   std::unordered_set<std::string> pythonModules_;  // nn.Module subclasses of a source program (not compiled)
   std::unordered_map<std::string, SugaredValuePtr> aliases_;
   std::function<TypePtr(const std::string&)> definer_;
+  /// The file's classes by name, as bases of its classes (set while compileSource runs).
+  std::unordered_map<std::string, std::shared_ptr<const ClassDefinition>> classDefinitions_;
   const OperatorRegistry* registry_ = nullptr;
   bool archiveMode_ = false;
 };
@@ -512,12 +536,18 @@ std::vector<Function*> compileSource(CompilationTarget& target, const std::share
     if (it == classes.end()) return nullptr;
     return defineClass(target, file, *it->second, q, ctx);
   };
-  // The definer holds `ctx`, which holds the resolver: a reference cycle until the definer is dropped.
-  // It is dropped on every way out of this call, a compile error included (the class map is only valid
-  // during this call anyway).
+  for (auto& [q, c] : classes)
+    if (!pythonModule(*c))
+      resolver->classDefinitions_[c->name] = std::make_shared<ClassDefinition>(ClassDefinition{q, file, c, ctx});
+  // The definer and the class definitions hold `ctx`, which holds the resolver: a reference cycle until
+  // they are dropped, on every way out of this call, a compile error included (the class map is only
+  // valid during this call anyway).
   struct DropDefiner {
     FileResolver& r;
-    ~DropDefiner() { r.definer_ = nullptr; }
+    ~DropDefiner() {
+      r.definer_ = nullptr;
+      r.classDefinitions_.clear();
+    }
   } dropDefiner{*resolver};
   // second pass: classes (in order), then functions
   for (auto& q : classOrder)

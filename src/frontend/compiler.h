@@ -48,9 +48,13 @@ TypePtr defineClass(CompilationTarget& target, const std::shared_ptr<SourceFile>
                     const std::string& qualName, const EmitContext& ctx);
 
 /// Declares `def` as the function `qualName` (a method of `selfType` when set; the method is then also
-/// added to the class). The body is emitted lazily with `ctx`.
+/// added to the class). The body is emitted lazily with `ctx`. `inheritedFrom`, for a method of
+/// `selfType` defined in the body of one of its bases (frontend/class_inheritance.h), is that base's
+/// qualified name: the parameters after self annotated with the base (or Optional of it) take
+/// `selfType` instead, so that `def __lt__(self, other: "Base")` compares two objects of the derived class
+/// (classes have no subtyping: a plain Base object is then refused at the call, with a type error).
 Function* defineFunction(CompilationTarget& target, const std::shared_ptr<SourceFile>& file, const DefStmt& def,
                          const std::string& qualName, const std::shared_ptr<ClassType>& selfType,
-                         const EmitContext& ctx);
+                         const EmitContext& ctx, const std::string& inheritedFrom = {});
 
 }  // namespace kindling

@@ -53,6 +53,8 @@
 
 namespace kindling {
 
+struct ClassDefinition;  // frontend/class_inheritance.h
+
 /// Resolves names that are not defined in the function itself: other functions and classes of the
 /// program or archive (by qualified name such as "__torch__.torch.nn.functional.relu", or as written in
 /// user source), and the archive's tensor constants. Implemented by the compiler (user programs) and by
@@ -91,6 +93,12 @@ class Resolver {
   }
   /// `CONSTANTS.c<N>` of an archive, or nullopt.
   virtual std::optional<IValue> resolveConstant(const std::string& name, const SourceRange& loc) { return std::nullopt; }
+  /// The definition (class statement and what its methods compile with) of the user class `name` (as
+  /// written among a class statement's bases: "Base", "m.Base"), or nullptr when `name` is no such class.
+  /// TorchScript classes inherit from the classes this finds (frontend/class_inheritance.h).
+  virtual std::shared_ptr<const ClassDefinition> resolveClassDefinition(const std::string& name, const SourceRange& loc) {
+    return nullptr;
+  }
 };
 
 /// Calls between functions seen while emitting, to reject recursion as TorchScript does.
@@ -115,6 +123,9 @@ struct EmitContext {
   /// `@staticmethod`s of the program's classes, by "<class qualname>.<name>": as PyTorch 1.13 they are
   /// free functions ("__torch__.<name>", not methods of the class), reached as `Class.name`.
   std::shared_ptr<std::unordered_map<std::string, Function*>> staticMethods;
+  /// What `super` names in the method being emitted, ahead of the resolver: set for the methods of
+  /// TorchScript classes (frontend/class_inheritance.h), null elsewhere.
+  std::shared_ptr<SuperValue> super;
 };
 
 /// The schema of a `def`: parameter types from annotations (or a `# type:` comment; Tensor when

@@ -781,8 +781,22 @@ SugaredValuePtr CastValue::call(const SourceRange& loc, FunctionEmitter& m, cons
   return m.builtinCall(loc, opName, args, kwargs);
 }
 
+namespace {
+// super().__init__ when the MRO ends at `object`: object.__init__() takes no arguments and does nothing.
+struct ObjectInitValue : SugaredValue {
+  std::string kind() const override { return "method 'object.__init__'"; }
+  SugaredValuePtr call(const SourceRange& loc, FunctionEmitter& m, const std::vector<NamedValue>& args,
+                       const std::vector<NamedValue>& kwargs, size_t) override {
+    if (!args.empty() || !kwargs.empty())
+      throw CompileError("object.__init__() takes exactly one argument (the instance to initialize)", loc);
+    return std::make_shared<SimpleValue>(m.insertConstant(IValue(), loc));
+  }
+};
+}  // namespace
+
 SugaredValuePtr BoundSuperValue::attr(const SourceRange& loc, FunctionEmitter& m, const std::string& field) {
-  std::string method = super->methodFor(loc, self->type(), startClass, field);
+  std::string method = super->methodFor(loc, m, self->type(), startClass, field);
+  if (method.empty()) return std::make_shared<ObjectInitValue>();
   return std::make_shared<SimpleValue>(self)->attr(loc, m, method);
 }
 

@@ -249,17 +249,19 @@ struct CastValue : SugaredValue {
   std::string opName;
 };
 
-/// `super` in a method of a class whose bases are Python classes (a resolver over Python code gives it:
-/// kindling.jit.script of nn.Module subclasses). The emitter binds `super()` (the method's class) or
-/// `super(C, self)` to self as a BoundSuperValue; `super().name` is the base implementation of `name`,
-/// which the resolver compiles as a method of self's class (PyTorch 1.13 rejects super() altogether).
+/// `super` in a method of a class with bases: nn.Module subclasses compiled from Python (a resolver over
+/// Python code gives it) and TorchScript classes (frontend/class_inheritance.h). The emitter binds
+/// `super()` (the method's class) or `super(C, self)` to self as a BoundSuperValue; `super().name` is the
+/// base implementation of `name`, compiled as a method of self's class (PyTorch 1.13 rejects super()
+/// altogether).
 struct SuperValue : SugaredValue {
   std::string kind() const override { return "builtin 'super'"; }
   /// The name of the method of `selfType` that runs the implementation of `field` found in the MRO of
-  /// self's Python class after `startClass` (the name written in super(C, self); "" for super(): the class
-  /// defining the method being compiled). Throws CompileError at `loc` when there is none.
-  virtual std::string methodFor(const SourceRange& loc, const TypePtr& selfType, const std::string& startClass,
-                                const std::string& field) = 0;
+  /// self's class after `startClass` (the name written in super(C, self); "" for super(): the class
+  /// defining the method being compiled); "" for `object.__init__` (a call that does nothing). `m` is the
+  /// emitter of the calling method. Throws CompileError at `loc` when there is none.
+  virtual std::string methodFor(const SourceRange& loc, FunctionEmitter& m, const TypePtr& selfType,
+                                const std::string& startClass, const std::string& field) = 0;
 };
 
 /// super() / super(C, self) bound to self: only its attributes (method calls) can be used.

@@ -52,6 +52,13 @@ void collectGraph(const Function* f, std::vector<std::shared_ptr<Graph>>& graphs
   if (auto* gf = dynamic_cast<const GraphFunction*>(f)) graphs.push_back(const_cast<GraphFunction*>(gf)->graph());
 }
 
+// Emits the body of every method of `c`. By index: a body that calls super() can add the base's
+// implementation to the class as another method (frontend/class_inheritance.h), which is printed too.
+void defineEveryMethod(const ClassType& c) {
+  for (size_t i = 0; i < c.methods().size(); ++i)
+    if (auto* gf = dynamic_cast<GraphFunction*>(c.methods()[i])) gf->ensureDefined();
+}
+
 void maxVersion(const Block* b, uint64_t& v) {
   for (const Node* n : *b) {
     if (const Operator* op = n->op()) v = std::max(v, minFileVersionForOperator(op->schema.qualifiedName()));
@@ -90,6 +97,7 @@ PrintedCode printModuleCode(const Module& m) {
       qualifierOrder.push_back(qualifier);
     }
     PythonPrinter& p = *it->second;
+    if (auto* c = t->cast<ClassType>()) defineEveryMethod(*c);
     p.printNamedType(t);
     for (const TypePtr& d : p.dependencies()) work.push_back(d);
     if (auto* c = t->cast<ClassType>())

@@ -205,6 +205,38 @@ def _annotation_text(ann):
     raise TypeError("unsupported annotation %r" % (ann,))
 
 
+_planned_names = weakref.WeakKeyDictionary()  # Python class -> qualified name its type will have
+
+
+def _class_qualname(cls):
+    """The qualified name `cls`'s type has, or will have once compiled (named as a base before that)."""
+    name = _class_cache.get(cls) or _in_progress.get(id(cls)) or _planned_names.get(cls)
+    if name is None:
+        name = _planned_names[cls] = _C._unique_name(_qualified_name(cls))
+    return name
+
+
+def _class_definition(rcb, name):
+    """What a TorchScript class compiled from Python needs of its base class named `name` (a dotted name
+    resolved through `rcb`): (source, filename, first_line, qualified name, resolution callback), or None
+    when the name is not a class with Python source that TorchScript compiles (builtins, nn.Module,
+    NamedTuple and Enum classes). The base itself is not compiled: its methods are compiled as methods of
+    the derived class (frontend/class_inheritance.h)."""
+    parts = name.split(".")
+    obj = rcb(parts[0])
+    for p in parts[1:]:
+        obj = getattr(obj, p, None)
+    if not inspect.isclass(obj) or obj is object or issubclass(obj, torch.nn.Module):
+        return None
+    if _markers.is_enum_class(obj) or _markers.is_namedtuple_class(obj):
+        return None
+    try:
+        text, filename, line = _sources.definition_source(obj)
+    except (OSError, TypeError):
+        return None
+    return (text, filename, line, _class_qualname(obj), _sources.class_resolution_callback(obj))
+
+
 def _compile_class(cls):
     """Compiles a TorchScript class, NamedTuple or Enum; returns the qualified name of its type."""
     cached = _class_cache.get(cls)
@@ -214,7 +246,7 @@ def _compile_class(cls):
         return _in_progress[id(cls)]
     if issubclass(cls, torch.nn.Module):
         raise _C.CompileError("'%s' is an nn.Module subclass: script an instance of it instead" % cls.__name__)
-    qualname = _C._unique_name(_qualified_name(cls))
+    qualname = _class_qualname(cls)
     _in_progress[id(cls)] = qualname
     try:
         if _markers.is_enum_class(cls) or _markers.is_namedtuple_class(cls):
@@ -399,6 +431,7 @@ def _classify(obj):
 
 
 _C._set_object_classifier(_classify)
+_C._set_class_definition_finder(_class_definition)
 
 
 def script(obj, optimize=None, _frame_depth=0, _rcb=None, example_inputs=None):

@@ -77,7 +77,8 @@ def resolution_callback(fn):
 
 
 def class_resolution_callback(cls):
-    """name -> object over the globals and closures of every method of `cls`, then its module."""
+    """name -> object over the globals and closures of every method of `cls`, then its module, then the
+    class's bases by their names (a base defined inside a function is in no method's closure)."""
     env = {}
     module = inspect.getmodule(cls)
     if module is not None:
@@ -86,7 +87,12 @@ def class_resolution_callback(cls):
         fn = value.__func__ if isinstance(value, (staticmethod, classmethod)) else value
         if inspect.isfunction(fn):
             env.update(_closure_of(fn))
-    return lambda name: _lookup(env, name)
+    bases = {b.__name__: b for b in getattr(cls, "__bases__", ())}
+
+    def rcb(name):
+        obj = _lookup(env, name)
+        return bases.get(name) if obj is None else obj
+    return rcb
 
 
 def default_args(fn):

@@ -116,6 +116,7 @@ void FunctionEmitter::emitAssignTarget(const ExprPtr& target, const SugaredValue
       auto& a = target->as<AttributeExpr>();
       auto obj = emitSugaredExpr(a.value);
       obj->setAttr(target->range, *this, a.attr, value->asValue(loc, *this));
+      forgetAttributeRefinements(*env_, a.attr);
       return;
     }
     case ExprKind::Subscript:
@@ -219,6 +220,7 @@ void FunctionEmitter::emitAugAssign(const AugAssignStmt& s) {
       bool inplace = lhs->type()->kind() == TypeKind::Tensor || lhs->type()->kind() == TypeKind::List;
       Value* out = combine(lhs, true);
       if (!inplace) obj->setAttr(target->range, *this, a.attr, out);
+      forgetAttributeRefinements(*env_, a.attr);
       return;
     }
     case ExprKind::Subscript: {

@@ -61,6 +61,7 @@ SugaredValuePtr FunctionEmitter::callFunction(const SourceRange& loc, const std:
   std::vector<Value*> inputs{c->output()};
   inputs.insert(inputs.end(), matched.inputs.begin(), matched.inputs.end());
   Node* n = graph_.insert(prim::CallFunction, inputs, matched.returnTypes.size());
+  forgetAttributeRefinements(*env_);  // compiled code may assign any attribute
   n->setCallee(fn);
   n->setSourceRange(loc);
   for (size_t i = 0; i < matched.returnTypes.size(); ++i) n->output(i)->setType(matched.returnTypes[i]);
@@ -92,6 +93,7 @@ SugaredValuePtr FunctionEmitter::callMethod(const SourceRange& loc, Value* self,
   auto [idx, matched] = matchSchemas(schemas, loc, graph_, withSelf, kwargs, std::nullopt, *registry_);
   const std::string& name = names[idx];
   Node* n = graph_.insert(prim::CallMethod, matched.inputs, matched.returnTypes.size());
+  forgetAttributeRefinements(*env_);  // compiled code may assign any attribute
   n->s_("name", name);
   n->setSourceRange(loc);
   for (size_t i = 0; i < matched.returnTypes.size(); ++i) n->output(i)->setType(matched.returnTypes[i]);

@@ -18,6 +18,10 @@ FunctionEmitter::BlockExit FunctionEmitter::emitIf(const IfStmt& s) {
 
 void FunctionEmitter::insertRefinements(const SourceRange& loc, const std::vector<Refinement>& refs) {
   for (const Refinement& r : refs) {
+    if (r.name.find('.') != std::string::npos) {
+      env_->refinedAttributes[r.name] = r.type;  // an attribute path (reads unwrap it: emitSugaredExpr)
+      continue;
+    }
     auto v = env_->findQuiet(r.name);
     auto* sv = dynamic_cast<SimpleValue*>(v.get());
     if (!sv) continue;
@@ -73,6 +77,16 @@ FunctionEmitter::BlockExit FunctionEmitter::emitTwoBlocks(Node* n, const std::fu
   std::set<std::string> names;
   for (auto& [k, v] : tf->table) names.insert(k);
   for (auto& [k, v] : ff->table) names.insert(k);
+  // attribute refinements that hold at the end of every branch that falls through hold after the If
+  // (`assert a.b is not None`, `if a.b is None: return`)
+  if (!tex.exits || !fex.exits) {
+    const Environment& first = tex.exits ? *ff : *tf;
+    const Environment& second = tex.exits || fex.exits ? first : *ff;
+    for (auto& [path, type] : first.refinedAttributes) {
+      auto it = second.refinedAttributes.find(path);
+      if (it != second.refinedAttributes.end() && it->second->equals(*type)) env_->refinedAttributes[path] = type;
+    }
+  }
 
   auto addOutput = [&](const std::string& name, Value* tv, Value* fv, const TypePtr& type) {
     tb->registerOutput(tv);

@@ -52,6 +52,8 @@ SugaredValuePtr FunctionEmitter::emitIsInstance(const CallExpr& c, CondValue* co
     if (cand->kind() == TypeKind::AnyList) return actual->kind() == TypeKind::List;
     if (cand->kind() == TypeKind::AnyTuple) return actual->kind() == TypeKind::Tuple;
     if (cand->kind() == TypeKind::Dict && c.args[1]->kind != ExprKind::Subscript) return actual->kind() == TypeKind::Dict;
+    if (auto* ac = actual->cast<ClassType>())
+      if (auto* cc = cand->cast<ClassType>(); cc && ac->inheritsFrom(cc->qualName())) return true;
     return actual->isSubtypeOf(cand);
   };
   bool always = false;
@@ -302,6 +304,12 @@ CondValue FunctionEmitter::emitCompareOne(const SourceRange& loc, CmpOpKind op, 
         out.staticValue = isIs;
       } else if (ot->kind() != TypeKind::Optional && ot->kind() != TypeKind::Union && ot->kind() != TypeKind::Any) {
         out.staticValue = !isIs;
+      } else if (otherE->kind == ExprKind::Attribute && ot->kind() == TypeKind::Optional &&
+                 !attributePath(otherE).empty()) {
+        // an attribute path (`self.size`, `s.end`): refined where it is not None (PyTorch 1.13 never
+        // refines attributes; Python has no types to refine)
+        Refinement r{attributePath(otherE), ot->cast<OptionalType>()->elementType()};
+        (isIs ? out.falseRefs : out.trueRefs).push_back(r);
       } else if (otherE->kind == ExprKind::Name && ot->kind() == TypeKind::Optional) {
         Refinement r{otherE->as<NameExpr>().id, ot->cast<OptionalType>()->elementType()};
         Refinement rn{otherE->as<NameExpr>().id, NoneType()};

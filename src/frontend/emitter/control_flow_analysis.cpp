@@ -1,6 +1,8 @@
 // Syntactic queries on statement lists (see control_flow_analysis.h).
 #include "frontend/emitter/control_flow_analysis.h"
 
+#include <functional>
+
 #include "frontend/type_parser.h"
 
 namespace kindling::emitter {
@@ -72,34 +74,62 @@ void collectTargetNames(const ExprPtr& t, std::set<std::string>& out) {
   }
 }
 
-void assignedNames(const StmtList& stmts, std::set<std::string>& out) {
+namespace {
+
+// Calls target(t) for every assignment target of the list, nested blocks included, and name(n) for the
+// names it binds otherwise (an except clause's `as n`).
+void forEachTarget(const StmtList& stmts, const std::function<void(const ExprPtr&)>& target,
+                   const std::function<void(const std::string&)>& name) {
   for (auto& s : stmts) {
     switch (s->kind) {
       case StmtKind::Assign:
-        for (auto& t : s->as<AssignStmt>().targets) collectTargetNames(t, out);
+        for (auto& t : s->as<AssignStmt>().targets) target(t);
         break;
-      case StmtKind::AugAssign: collectTargetNames(s->as<AugAssignStmt>().target, out); break;
+      case StmtKind::AugAssign: target(s->as<AugAssignStmt>().target); break;
       case StmtKind::If:
-        assignedNames(s->as<IfStmt>().body, out);
-        assignedNames(s->as<IfStmt>().orelse, out);
+        forEachTarget(s->as<IfStmt>().body, target, name);
+        forEachTarget(s->as<IfStmt>().orelse, target, name);
         break;
       case StmtKind::For:
-        collectTargetNames(s->as<ForStmt>().target, out);
-        assignedNames(s->as<ForStmt>().body, out);
+        target(s->as<ForStmt>().target);
+        forEachTarget(s->as<ForStmt>().body, target, name);
         break;
-      case StmtKind::While: assignedNames(s->as<WhileStmt>().body, out); break;
+      case StmtKind::While: forEachTarget(s->as<WhileStmt>().body, target, name); break;
       case StmtKind::Try:
         for (auto& h : s->as<TryStmt>().handlers)
-          if (!h.name.empty()) out.insert(h.name);
-        for (const StmtList* c : tryClauses(s->as<TryStmt>())) assignedNames(*c, out);
+          if (!h.name.empty()) name(h.name);
+        for (const StmtList* c : tryClauses(s->as<TryStmt>())) forEachTarget(*c, target, name);
         break;
       case StmtKind::With:
-        for (auto& i : s->as<WithStmt>().items) collectTargetNames(i.target, out);
-        assignedNames(s->as<WithStmt>().body, out);
+        for (auto& i : s->as<WithStmt>().items) target(i.target);
+        forEachTarget(s->as<WithStmt>().body, target, name);
         break;
       default: break;
     }
   }
+}
+
+void collectTargetAttributes(const ExprPtr& t, std::set<std::string>& out) {
+  if (!t) return;
+  switch (t->kind) {
+    case ExprKind::Attribute: out.insert(t->as<AttributeExpr>().attr); break;
+    case ExprKind::Tuple: case ExprKind::List:
+      for (auto& e : t->as<SequenceExpr>().elts) collectTargetAttributes(e, out);
+      break;
+    case ExprKind::Starred: collectTargetAttributes(t->as<StarredExpr>().value, out); break;
+    default: break;
+  }
+}
+
+}  // namespace
+
+void assignedNames(const StmtList& stmts, std::set<std::string>& out) {
+  forEachTarget(stmts, [&](const ExprPtr& t) { collectTargetNames(t, out); },
+                [&](const std::string& n) { out.insert(n); });
+}
+
+void assignedAttributeNames(const StmtList& stmts, std::set<std::string>& out) {
+  forEachTarget(stmts, [&](const ExprPtr& t) { collectTargetAttributes(t, out); }, [](const std::string&) {});
 }
 
 bool containsBreak(const StmtList& stmts) {

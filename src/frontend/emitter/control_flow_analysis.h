@@ -23,6 +23,9 @@ void collectTargetNames(const ExprPtr& t, std::set<std::string>& out);
 /// Variables a statement list assigns (syntactically), for loop-carried values.
 void assignedNames(const StmtList& stmts, std::set<std::string>& out);
 
+/// The attribute names a statement list assigns (`x.a = v`, `x.a += v`, `for x.a in ...`): "a".
+void assignedAttributeNames(const StmtList& stmts, std::set<std::string>& out);
+
 /// A `break` of this loop level (not inside a nested loop).
 bool containsBreak(const StmtList& stmts);
 

@@ -21,6 +21,40 @@ bool meaningfulName(const std::string& name) {
 // graph holds v itself, as PyTorch's graph after its Load/Store to SSA conversion does.
 bool isDeclaredTypeLoad(const Value* v) { return v->node()->kind() == prim::Load && v->node()->inputs().size() == 1; }
 
+std::string attributePath(const ExprPtr& e) {
+  if (e->kind == ExprKind::Name) return e->as<NameExpr>().id;
+  if (e->kind != ExprKind::Attribute) return "";
+  std::string base = attributePath(e->as<AttributeExpr>().value);
+  return base.empty() ? base : base + "." + e->as<AttributeExpr>().attr;
+}
+
+namespace {
+template <class Pred>
+void forgetRefinementsWhere(Environment& env, Pred pred) {
+  for (Environment* e = &env; e; e = e->next.get())
+    for (auto it = e->refinedAttributes.begin(); it != e->refinedAttributes.end();)
+      it = pred(it->first) ? e->refinedAttributes.erase(it) : std::next(it);
+}
+}  // namespace
+
+void forgetAttributeRefinements(Environment& env, const std::string& attr) {
+  forgetRefinementsWhere(env, [&](const std::string& path) {
+    if (attr.empty()) return true;
+    // a segment after the variable equal to attr: "x.attr" or "x.attr.y" or "x.y.attr"
+    for (size_t dot = path.find('.'); dot != std::string::npos; dot = path.find('.', dot + 1))
+      if (path.compare(dot + 1, attr.size(), attr) == 0 &&
+          (dot + 1 + attr.size() == path.size() || path[dot + 1 + attr.size()] == '.'))
+        return true;
+    return false;
+  });
+}
+
+void forgetAttributeRefinementsOf(Environment& env, const std::string& name) {
+  forgetRefinementsWhere(env, [&](const std::string& path) {
+    return path.size() > name.size() && path.compare(0, name.size(), name) == 0 && path[name.size()] == '.';
+  });
+}
+
 void setVar(FunctionEmitter& m, Environment& env, const std::string& name, const SugaredValuePtr& given,
             const SourceRange& loc) {
   SugaredValuePtr v = given;
@@ -71,6 +105,7 @@ void setVar(FunctionEmitter& m, Environment& env, const std::string& name, const
       named->setDebugName(name);
   }
   if (auto* sv = dynamic_cast<SimpleValue*>(v.get())) m.noteAssignment(name, sv->value, loc);
+  forgetAttributeRefinementsOf(env, name);
   env.table[name] = v;
   env.errors.erase(name);
 }

@@ -24,6 +24,10 @@ struct Environment {
   /// Names local to the scope this frame opens (a comprehension's targets, a lambda's parameters): as in
   /// Python they shadow the function's variables of the same name, whatever their type, and end with it.
   std::set<std::string> locals;
+  /// Attribute reads refined in this frame's block: "a.b" (an attribute chain over a variable) → T, when a
+  /// test such as `a.b is not None` made them T; reads of a.b there unwrap the Optional, checked
+  /// (aten::_unwrap_optional raises if an assignment the refinement did not see made it None).
+  std::unordered_map<std::string, TypePtr> refinedAttributes;
 
   // Looks a name up through the enclosing frames. Throws the recorded error for names that are
   // undefined on some path.
@@ -50,6 +54,14 @@ struct Environment {
       auto it = e->carriedTypes.find(name);
       if (it != e->carriedTypes.end()) return it->second;
       if (e->locals.count(name)) return nullptr;  // the scope of a local name ends here
+    }
+    return nullptr;
+  }
+  /// The refined type of the attribute path `path` ("a.b"), or null.
+  TypePtr refinedAttribute(const std::string& path) const {
+    for (const Environment* e = this; e; e = e->next.get()) {
+      auto it = e->refinedAttributes.find(path);
+      if (it != e->refinedAttributes.end()) return it->second;
     }
     return nullptr;
   }
@@ -86,6 +98,18 @@ namespace emitter {
 bool meaningfulName(const std::string& name);
 
 inline std::string typeNameForMsg(const TypePtr& t) { return t->annotationStr(); }
+
+/// "a.b.c" for an attribute chain over a variable name (the paths whose reads refinements apply to),
+/// "" for any other expression.
+std::string attributePath(const ExprPtr& e);
+
+/// Forgets attribute refinements in every frame of `env` (they hold no longer): those of paths through
+/// attribute `attr` of any object (an assignment to x.attr: another path may name the same object);
+/// with `attr` empty, all of them (a call of compiled code may assign any attribute).
+void forgetAttributeRefinements(Environment& env, const std::string& attr = {});
+
+/// Forgets the attribute refinements of paths starting at the variable `name` (it is being rebound).
+void forgetAttributeRefinementsOf(Environment& env, const std::string& name);
 
 /// Binds `name` in the frame `env`, checking that a variable of an enclosing block or a loop-carried one
 /// keeps (a subtype of) its type ("Variable 'x' previously had type ..."), and names the value after it.

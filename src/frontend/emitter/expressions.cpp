@@ -50,7 +50,14 @@ SugaredValuePtr FunctionEmitter::emitSugaredExpr(const ExprPtr& e, size_t nBinde
     case ExprKind::Name: return lookupName(e->as<NameExpr>());
     case ExprKind::Attribute: {
       auto& a = e->as<AttributeExpr>();
-      return emitSugaredExpr(a.value)->attr(e->range, *this, a.attr);
+      SugaredValuePtr v = emitSugaredExpr(a.value)->attr(e->range, *this, a.attr);
+      auto* sv = dynamic_cast<SimpleValue*>(v.get());
+      if (sv && sv->value->type()->kind() == TypeKind::Optional)
+        if (TypePtr refined = env_->refinedAttribute(attributePath(e)))
+          if (refined->equals(*sv->value->type()->cast<OptionalType>()->elementType()))
+            return std::make_shared<SimpleValue>(
+                builtinCallValue(e->range, "aten::_unwrap_optional", {NamedValue(e->range, sv->value)}));
+      return v;
     }
     case ExprKind::Call: return emitApply(e->as<CallExpr>(), nBinders, typeHint);
     case ExprKind::Subscript: return emitSubscript(e->as<SubscriptExpr>(), typeHint);

@@ -17,6 +17,11 @@ void FunctionEmitter::emitLoop(const SourceRange& loc, Value* maxTrip, const Exp
                                const std::vector<std::string>& extraAssigned) {
   std::set<std::string> assigned;
   assignedNames(body, assigned);
+  // the body runs again after its own assignments: refinements of the attributes it assigns do not hold
+  // in it
+  std::set<std::string> assignedAttributes;
+  assignedAttributeNames(body, assignedAttributes);
+  for (const std::string& a : assignedAttributes) forgetAttributeRefinements(*env_, a);
   for (auto& x : extraAssigned) assigned.insert(x);
   bool hasReturn = containsReturn(body);
   if (hasReturn) {
@@ -43,8 +48,15 @@ void FunctionEmitter::emitLoop(const SourceRange& loc, Value* maxTrip, const Exp
     initial.push_back(sv->value);
     carriedType.push_back(sv->value->type());  // an annotated variable: its declared type (setVar)
   }
-  Value* initCond = whileCond ? emitCondExpr(whileCond).value : insertConstant(IValue(true), loc);
-  if (whileCond) initCond = emitToBool(whileCond->range, initCond);
+  // the body runs where the while condition holds: its refinements (`while x is not None`) hold at the
+  // start of every iteration (PyTorch 1.13 does not refine in loop bodies)
+  std::vector<Refinement> conditionRefs;
+  Value* initCond = insertConstant(IValue(true), loc);
+  if (whileCond) {
+    CondValue c = emitCondExpr(whileCond);
+    conditionRefs = std::move(c.trueRefs);
+    initCond = emitToBool(whileCond->range, c.value);
+  }
   std::vector<Value*> inputs{maxTrip, initCond};
   inputs.insert(inputs.end(), initial.begin(), initial.end());
   Node* n = graph_.insert(prim::Loop, inputs, 0);
@@ -68,6 +80,7 @@ void FunctionEmitter::emitLoop(const SourceRange& loc, Value* maxTrip, const Exp
     if (containsContinue(body))
       frame->table[loopContinueFlag(loopDepth_)] = std::make_shared<SimpleValue>(insertConstant(IValue(false), loc));
     bindTargets(idx);
+    insertRefinements(whileCond ? whileCond->range : loc, conditionRefs);
     emitStatements(body);
     Value* cont;
     if (whileCond) {

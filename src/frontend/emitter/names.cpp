@@ -59,6 +59,7 @@ SugaredValuePtr FunctionEmitter::lookupName(const NameExpr& n) {
     if (dynamic_cast<SimpleValue*>(v.get())) noteVariableRead(id);
     return v;
   }
+  if (id == "super" && ctx_.super) return ctx_.super;
   if (ctx_.resolver)
     if (auto v = ctx_.resolver->resolveValue(id, n.range)) return v;
   static const char* const specialForms[] = {"annotate", "unchecked_cast", "uninitialized", "isinstance", "getattr",

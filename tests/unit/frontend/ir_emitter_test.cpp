@@ -510,9 +510,22 @@ TEST(IrEmitter, NumberTensorOperatorsReordered) {
   EXPECT_TRUE(contains(g, "aten::floor_divide(%x.1,")) << g;
 }
 
-TEST(IrEmitterErrors, AttributesAreNotRefinedAndTypesPrintAsAnnotations) {
-  // As PyTorch 1.13: `self.x is not None` does not refine the attribute (only locals are refined).
+TEST(IrEmitterErrors, OptionalAttributeTypesPrintAsAnnotations) {
   std::string e = compileError(
+      "from typing import Optional\n"
+      "class H:\n"
+      "    def __init__(self, v: Optional[int]):\n"
+      "        self.x = v\n"
+      "    def get(self, y: int) -> int:\n"
+      "        return self.x + y\n");
+  EXPECT_TRUE(contains(e, "Expected a value of type 'Tensor' for argument 'self' but instead found type 'Optional[int]'.")) << e;
+  EXPECT_TRUE(contains(e, "Could not match type Optional[int] to List[t] in argument 'a': Cannot match List[t] to Optional[int].")) << e;
+}
+
+TEST(IrEmitter, AttributeReadsAreRefinedUntilTheAttributeIsAssigned) {
+  // Python's meaning (PyTorch 1.13 refines locals only): `self.x` is an int where `self.x is not None`
+  // holds, read through a checked aten::_unwrap_optional.
+  auto c = compile(
       "from typing import Optional\n"
       "class H:\n"
       "    def __init__(self, v: Optional[int]):\n"
@@ -520,9 +533,24 @@ TEST(IrEmitterErrors, AttributesAreNotRefinedAndTypesPrintAsAnnotations) {
       "    def get(self, y: int) -> int:\n"
       "        if self.x is not None:\n"
       "            return self.x + y\n"
-      "        return y\n");
-  EXPECT_TRUE(contains(e, "Expected a value of type 'Tensor' for argument 'self' but instead found type 'Optional[int]'.")) << e;
-  EXPECT_TRUE(contains(e, "Could not match type Optional[int] to List[t] in argument 'a': Cannot match List[t] to Optional[int].")) << e;
+      "        return y\n"
+      "def f(v: Optional[int], y: int) -> int:\n"
+      "    return H(v).get(y)\n");
+  std::string g = c->graph("H.get");
+  EXPECT_TRUE(contains(g, "aten::_unwrap_optional")) << g;
+  for (const char* body : {"            self.x = None\n            return self.x + y\n",   // assigned
+                           "            self.reset()\n            return self.x + y\n"}) {  // a call may assign it
+    std::string e = compileError(std::string("from typing import Optional\n"
+                                             "class H:\n"
+                                             "    def __init__(self, v: Optional[int]):\n"
+                                             "        self.x = v\n"
+                                             "    def reset(self):\n"
+                                             "        self.x = None\n"
+                                             "    def get(self, y: int) -> int:\n"
+                                             "        if self.x is not None:\n") +
+                                 body + "        return y\n");
+    EXPECT_TRUE(contains(e, "found type 'Optional[int]'")) << e;
+  }
 }
 
 TEST(IrEmitter, FunctionalCalls) {

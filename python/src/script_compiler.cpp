@@ -235,7 +235,7 @@ void initScriptCompilerBindings(py::module_& m) {
         TypePtr t = compilePythonClass(cu, PythonSource{text, filename, line}, qualName, resolver);
         if (!pythonClass.is_none()) {
           registerTypeOfPythonClass(pythonClass, t);
-          if (t->kind() == TypeKind::Enum || t->kind() == TypeKind::Tuple) registerPythonClass(qualName, pythonClass);
+          registerPythonClass(qualName, pythonClass);
         }
         return qualName;
       },

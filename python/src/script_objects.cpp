@@ -187,6 +187,25 @@ void initScriptObjectBindings(py::module_& m) {
       .def("object_id", [](const ObjectHandle& h) { return reinterpret_cast<uintptr_t>(h.module.object().get()); })
       .def("attributes", [](const ObjectHandle& h) { return attributeList(*h.module.type()); })
       .def("hasattr", [](const ObjectHandle& h, const std::string& name) { return h.module.hasattr(name); })
+      // An object of a class (not a module: kindling.jit.ScriptModule wraps those) reads as torch's
+      // ScriptObject: obj.attr (an attribute, a property through its getter, a constant) and obj.method(...).
+      // A class loaded from an archive has no properties, only their getter methods: `obj.p` calls the
+      // method __p_getter (the name TorchScript gives the getter of property p).
+      .def("__getattr__",
+           [](const ObjectHandle& h, const std::string& name) -> py::object {
+             const ClassType& t = *h.module.type();
+             if (!t.isModule()) {
+               if (h.module.hasattr(name)) return toPyObject(h.module.attr(name), h.module.compilationUnit());
+               if (const ClassType::Property* p = t.findProperty(name))
+                 if (Function* getter = t.findMethod(p->getter))
+                   return py::cast(MethodHandle{h.module, getter})();
+               if (const IValue* c = t.findConstant(name)) return toPyObject(*c, h.module.compilationUnit());
+               if (Function* f = h.module.findMethod(name)) return py::cast(MethodHandle{h.module, f});
+               if (Function* getter = t.findMethod("__" + name + "_getter"))
+                 return py::cast(MethodHandle{h.module, getter})();
+             }
+             throw py::attribute_error("'" + t.qualName() + "' object has no attribute '" + name + "'");
+           })
       .def("getattr",
            [](const ObjectHandle& h, const std::string& name) {
              if (!h.module.hasattr(name))

@@ -357,7 +357,17 @@ std::shared_ptr<CompilationUnit> pythonCompilationUnit() {
 
 py::object wrapObject(const IValue& objectValue, const std::shared_ptr<CompilationUnit>& cu) {
   ObjectHandle h{Module(cu, objectValue.toObject())};
-  if (h.module.type()->isModule() && gModuleWrapper) return gModuleWrapper(py::cast(std::move(h)));
+  const ClassType& type = *h.module.type();
+  if (type.isModule() && gModuleWrapper) return gModuleWrapper(py::cast(std::move(h)));
+  if (!type.isModule())
+    if (py::object cls = findPythonClass(type.qualName())) {
+      py::object out = cls.attr("__new__")(cls);
+      py::object setattr = py::module_::import("builtins").attr("object").attr("__setattr__");
+      const Object& o = *objectValue.toObject();
+      for (size_t i = 0; i < type.attributes().size(); ++i)
+        setattr(out, py::str(type.attributes()[i].name), toPyObject(o.slots[i], cu));
+      return out;
+    }
   return py::cast(std::move(h));
 }
 

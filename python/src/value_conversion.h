@@ -46,12 +46,15 @@ struct ObjectHandle {
   Module module;
 };
 
-/// The Python object that wraps a module object: the factory registered by kindling.jit
-/// (_set_module_wrapper) builds a kindling.jit.ScriptModule around the ObjectHandle.
+/// The Python object for a TorchScript object: for a module, the factory registered by kindling.jit
+/// (_set_module_wrapper) builds a kindling.jit.ScriptModule around the ObjectHandle; an object of a class
+/// compiled from a Python class is a new instance of that class (made with `cls.__new__`, __init__ not
+/// run) holding the object's attributes converted, as torch's toPyObject makes it; any other object (a
+/// class of a loaded archive) is a ScriptObject.
 py::object wrapObject(const IValue& objectValue, const std::shared_ptr<CompilationUnit>& cu);
 
-/// Registers the Python factory for module objects, and the Python classes of scripted NamedTuples and
-/// Enums (by qualified name) so values convert back to them.
+/// Registers the Python factory for module objects, and the Python classes of scripted classes,
+/// NamedTuples and Enums (by qualified name) so values convert back to them.
 void setModuleWrapper(py::object factory);
 void registerPythonClass(const std::string& qualName, py::object cls);
 py::object findPythonClass(const std::string& qualName);

@@ -34,13 +34,12 @@ int64_t readVersion(const ZipReader& zip) {
   size_t lead = 0;
   while (lead < s.size() && std::isspace(static_cast<unsigned char>(s[lead]))) ++lead;
   s.erase(0, lead);
-  int64_t v = 0;
+  // at most 18 digits: the value fits in int64 (checked before any digit is accumulated)
   bool ok = !s.empty() && s.size() <= 18;
-  for (char c : s) {
-    if (c < '0' || c > '9') { ok = false; break; }
-    v = v * 10 + (c - '0');
-  }
+  for (size_t i = 0; ok && i < s.size(); ++i) ok = s[i] >= '0' && s[i] <= '9';
   if (!ok) throw LoadError(fmt::format("archive '{}': malformed version record '{}'", zip.path(), echoExcerpt(s, 40)));
+  int64_t v = 0;
+  for (char c : s) v = v * 10 + (c - '0');
   if (v < kMinVersion || v > kMaxVersion)
     throw LoadError(fmt::format("archive '{}' has file format version {}; Kindling supports versions {} to {}", zip.path(),
                                 v, kMinVersion, kMaxVersion));

@@ -114,6 +114,12 @@ TEST_F(ImportArchive, BadVersionsAndRecords) {
   std::string v999 = "999\n", v2 = "2\n", junk = "abc";
   rewrite(scratchPath("imp.pt"), scratchPath("v999.pt"), "version", &v999);
   EXPECT_NE(err(scratchPath("v999.pt")).find("version 999"), std::string::npos);
+  // More digits than int64 holds: malformed, with no arithmetic on them (UBSan found the overflow).
+  for (size_t digits : {19, 400}) {
+    std::string huge = std::string(digits, '9') + "\n";
+    rewrite(scratchPath("imp.pt"), scratchPath("vhuge.pt"), "version", &huge);
+    EXPECT_NE(err(scratchPath("vhuge.pt")).find("malformed version record"), std::string::npos) << err(scratchPath("vhuge.pt"));
+  }
   // Version 2 with data.pkl loads (as in PyTorch 1.13); the model.json layout is rejected by name.
   rewrite(scratchPath("imp.pt"), scratchPath("v2.pt"), "version", &v2);
   EXPECT_EQ(err(scratchPath("v2.pt")), "<no error>");

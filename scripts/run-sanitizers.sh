@@ -59,12 +59,12 @@ if [[ " $phases " == *" asan "* ]]; then
   ctest --test-dir build-asan --output-on-failure -j"$JOBS" || status=1
   phase_time "asan ctest" "$t"
   t=$SECONDS
-  echo "== ASan + UBSan: oracle slice (loading, bad input, the language corpus, the frontend, a few zoo models)"
-  oracle_slice "$KINDLING_ROOT/build-asan/tools/kindling/kindling" "${KINDLING_SAN_ORACLE_SECONDS:-2400}" \
+  echo "== ASan + UBSan: oracle slice (loading, bad input, the malformed-input corpus, the language corpus, the frontend, a few zoo models)"
+  oracle_slice "$KINDLING_ROOT/build-asan/tools/kindling/kindling" "${KINDLING_SAN_ORACLE_SECONDS:-3600}" \
     tests/oracle/test_bad_input.py tests/oracle/test_archive_edge_cases.py tests/oracle/test_rejected.py \
     tests/oracle/test_runtime_errors.py tests/oracle/test_language.py tests/oracle/test_printing.py \
     tests/oracle/test_flatbuffer.py tests/oracle/test_fork.py tests/oracle/test_cli.py \
-    tests/oracle/test_models.py \
+    tests/oracle/test_models.py tests/oracle/test_malformed_corpus.py \
     "tests/oracle/test_zoo.py::test_zoo_model[resnet18-scripted]" \
     "tests/oracle/test_zoo.py::test_zoo_model[lstm-scripted]" \
     "tests/oracle/test_zoo.py::test_zoo_model[transformer_encoder-scripted]" \

@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <unordered_map>
 
+#include "core/stack_headroom.h"
 #include "ir/operator_matching.h"
 #include "ir/subgraph.h"
 #include "runtime/future.h"
@@ -709,12 +710,17 @@ HandledException handledException(const RuntimeError& e) {
   return h;
 }
 
-// Calls that were not inlined (interfaces, recursion through them) are bounded like Python's stack.
+// Calls that were not inlined (interfaces, recursion through them) are bounded like Python's stack: at most
+// kMaxCallDepth levels, and fewer when the thread's stack would not hold them (a small thread stack, or a
+// sanitizer build, whose frames are larger): a nested call that would leave less than kMinCallHeadroom of
+// stack for the levels below it (the op kernels it runs, the unwinding of the error) raises the same
+// error. The outermost call is never refused, so a thread with a small stack still runs what does not recurse.
 thread_local int callDepth = 0;
 constexpr int kMaxCallDepth = 1000;
+constexpr size_t kMinCallHeadroom = 128 * 1024;
 struct DepthGuard {
   DepthGuard() {
-    if (++callDepth > kMaxCallDepth) {
+    if (++callDepth > kMaxCallDepth || (callDepth > 1 && stackHeadroom() < kMinCallHeadroom)) {
       --callDepth;
       throw RuntimeError("maximum recursion depth exceeded", "builtins.RecursionError");
     }

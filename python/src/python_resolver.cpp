@@ -55,28 +55,33 @@ struct PythonSuperValue : SuperValue {
   py::object resolver;
 };
 
-// A Python function taking *args (kindling/jit/_script.py's _VarArgsFunction): a call compiles the
-// specialization for its arguments' types (the extra positional arguments' annotations) and calls it.
+// A Python function taking *args and/or **kwargs (kindling/jit/_script.py's _VarArgsFunction): a call
+// compiles the specialization for what it binds to them (the types of the extra positional arguments and of
+// the keyword arguments) and calls it.
 struct PythonVarArgsFunctionValue : SugaredValue {
   explicit PythonVarArgsFunctionValue(py::object f) : function(std::move(f)) {}
   ~PythonVarArgsFunctionValue() override {
     py::gil_scoped_acquire gil;
     function = py::object();
   }
-  std::string kind() const override { return "function taking *args"; }
+  std::string kind() const override { return "function taking *args or **kwargs"; }
   SugaredValuePtr call(const SourceRange& loc, FunctionEmitter& m, const std::vector<NamedValue>& args,
                        const std::vector<NamedValue>& kwargs, size_t nBinders) override {
+    auto annotation = [](const NamedValue& v) {
+      return v.value ? v.value->type()->annotationStr() : std::string("List[Tensor]");
+    };
     Function* fn = nullptr;
     {
       py::gil_scoped_acquire gil;
       size_t fixed = function.attr("fixed_count").cast<size_t>();
-      py::list types;
-      for (size_t i = fixed; i < args.size(); ++i)
-        types.append(args[i].value ? args[i].value->type()->annotationStr() : std::string("List[Tensor]"));
+      py::list types, keywords;
+      for (size_t i = fixed; i < args.size(); ++i) types.append(annotation(args[i]));
+      for (const NamedValue& k : kwargs) keywords.append(py::make_tuple(k.name, annotation(k)));
       try {
-        fn = function.attr("specialize")(types).cast<FunctionHandle&>().fn;
+        fn = function.attr("specialize")(types, keywords).cast<FunctionHandle&>().fn;
       } catch (py::error_already_set& e) {
-        rethrowAsCompileError(e, "while compiling the call's specialization of a function taking *args", loc);
+        rethrowAsCompileError(e, "while compiling the call's specialization of a function taking *args or **kwargs",
+                              loc);
       }
     }
     return std::make_shared<FunctionValue>(fn)->call(loc, m, args, kwargs, nBinders);

@@ -30,9 +30,10 @@
 //   ("builtin_op", "aten::warn") a Python function torch maps to an operator (warnings.warn)
 //   ("python_builtin", "len")    a Python builtin: handled by the emitter under its own name
 //   ("ignored", name)            an @ignore'd function: calling it is a CompileError (it needs Python)
-//   ("varargs_function", f)      a Python function taking *args: each call compiles (once per argument
-//                                types) f.specialize([annotation of each extra positional argument]) ->
-//                                ScriptFunction, the *args bound statically as a tuple
+//   ("varargs_function", f)      a Python function taking *args and/or **kwargs: each call compiles (once
+//                                per binding) f.specialize([annotation of each extra positional argument],
+//                                [(name, annotation) of each keyword argument]) -> FunctionHandle, what *args
+//                                and **kwargs bind known statically (frontend's VariadicBinding)
 //   ("super", resolver)          the builtin `super` in a method (kindling/jit/_recursive.py's _Super):
 //                                resolver.method_for(self_qualname, start_class_name, name) -> the name of
 //                                the method of self's class running the base implementation of `name`

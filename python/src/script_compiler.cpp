@@ -55,6 +55,23 @@ const Stmt& singleDefinition(const SourceFile& file, StmtKind kind, const char* 
   return *found;
 }
 
+// The VariadicBinding (types, [(key, type), ...]) of _compile_function, its annotations parsed with `resolver`.
+VariadicBinding variadicBinding(const py::object& spec, const std::shared_ptr<Resolver>& resolver) {
+  TypeParser parser([resolver](const std::string& n, const SourceRange& l) { return resolver->resolveType(n, l); });
+  auto parse = [&](const std::string& annotation) {
+    return parser.parse(parseExpression(std::make_shared<Source>(annotation, "<variadic binding>", 1)));
+  };
+  auto t = spec.cast<py::tuple>();
+  if (t.size() != 2) throw py::type_error("_compile_function: variadic must be (types, keywords)");
+  VariadicBinding b;
+  for (py::handle x : t[0]) b.positional.push_back(parse(x.cast<std::string>()));
+  for (py::handle kv : t[1]) {
+    auto pair = kv.cast<py::tuple>();
+    b.keywords.emplace_back(pair[0].cast<std::string>(), parse(pair[1].cast<std::string>()));
+  }
+  return b;
+}
+
 }  // namespace
 
 std::string lastComponent(const std::string& q) {
@@ -94,19 +111,6 @@ GraphFunction* compilePythonFunction(const std::shared_ptr<CompilationUnit>& cu,
     def.typeCommentRange = decl.typeCommentRange;
     def.name = lastComponent(qualName);
   }
-  if (!options.packedVarArgs.empty()) {
-    // name = (name_0, ..., name_{k-1}) before the body, at the *name parameter of the source
-    SourceRange at = def.range;
-    for (const Param& p : static_cast<const DefStmt&>(singleDefinition(*file, StmtKind::Def, "function definition", src)).params)
-      if (p.isVarArgs) at = p.range;
-    std::vector<ExprPtr> elems;
-    for (size_t i = 0; i < options.packedVarArgsCount; ++i)
-      elems.push_back(std::make_shared<NameExpr>(at, options.packedVarArgs + "_" + std::to_string(i)));
-    auto pack = std::make_shared<AssignStmt>(
-        at, std::vector<ExprPtr>{std::make_shared<NameExpr>(at, options.packedVarArgs)},
-        std::make_shared<SequenceExpr>(ExprKind::Tuple, at, std::move(elems)), nullptr);
-    def.body.insert(def.body.begin(), pack);
-  }
   // Defaults come from the live function (they may name globals the source cannot evaluate).
   std::unordered_map<std::string, SourceRange> pythonDefaults;
   for (auto& p : def.params) {
@@ -121,12 +125,18 @@ GraphFunction* compilePythonFunction(const std::shared_ptr<CompilationUnit>& cu,
     def.body = parseFile(std::make_shared<Source>("raise Exception(\"This function has been marked unused\")\n"))->body;
   }
   EmitContext ctx = contextFor(cu, resolver);
+  if (options.variadic) {
+    auto binding = std::make_shared<VariadicBinding>(*options.variadic);
+    binding->def = defCopy.get();
+    ctx.variadic = std::move(binding);
+  }
   TypePtr self = selfType;
   if (self && def.params.empty()) throw CompileError("methods must have a self argument", def.range);
   FunctionSchema schema = schemaForDef(def, def.name, self, ctx);
   for (auto& a : schema.arguments) {
     auto it = pythonDefaults.find(a.name);
     if (it == pythonDefaults.end()) continue;
+    if (options.variadic && !options.variadic->positional.empty() && !a.kwargOnly) continue;  // all passed
     py::handle value = options.defaults[a.name.c_str()];
     // A parameter without annotation (taken as Tensor) whose default is a plain value (`device='cpu'`,
     // `k=3`): typed from the default, as Python accepts it (torch.jit 1.13 rejects "Expected a default value
@@ -201,8 +211,7 @@ void initScriptCompilerBindings(py::module_& m) {
   m.def(
       "_compile_function",
       [](const std::string& text, const std::string& filename, size_t line, const std::string& qualName,
-         py::object rcb, py::dict defaults, bool unused, py::object signature, std::string packedVarArgs,
-         size_t packedVarArgsCount) {
+         py::object rcb, py::dict defaults, bool unused, py::object signature, py::object variadic) {
         auto cu = pythonCompilationUnit();
         auto resolver = std::make_shared<PythonResolver>(std::move(rcb), cu, lastComponent(qualName));
         CompileFunctionOptions options;
@@ -213,19 +222,18 @@ void initScriptCompilerBindings(py::module_& m) {
           if (t.size() != 3) throw py::type_error("_compile_function: signature must be (source, filename, first_line)");
           options.signature = PythonSource{t[0].cast<std::string>(), t[1].cast<std::string>(), t[2].cast<size_t>()};
         }
-        options.packedVarArgs = std::move(packedVarArgs);
-        options.packedVarArgsCount = packedVarArgsCount;
+        if (!variadic.is_none()) options.variadic = variadicBinding(variadic, resolver);
         GraphFunction* fn = compilePythonFunction(cu, PythonSource{text, filename, line}, qualName, nullptr, resolver, options);
         return FunctionHandle{cu, fn};
       },
       py::arg("source"), py::arg("filename"), py::arg("line"), py::arg("qualname"), py::arg("rcb"),
       py::arg("defaults"), py::arg("unused") = false, py::arg("signature") = py::none(),
-      py::arg("packed_varargs") = "", py::arg("packed_varargs_count") = 0,
+      py::arg("variadic") = py::none(),
       "Compiles the Python source of one def (see script_compiler.h) into the Python compilation unit. "
       "`signature` = (source, filename, first_line) of an overload declaration (@torch.jit._overload) compiles "
-      "the body under that declaration's parameters and return type. `packed_varargs` = the name of the *args "
-      "parameter that the signature expands into packed_varargs_count parameters name_0, name_1, ...: the body "
-      "sees it as their tuple.");
+      "the body under that declaration's parameters and return type. `variadic` = (types, keywords) compiles a def "
+      "taking *args / **kwargs for one call: `types` the annotations (str) of the arguments *args binds, `keywords` "
+      "the (key, annotation) pairs of those **kwargs binds (frontend's VariadicBinding).");
   m.def(
       "_compile_class",
       [](const std::string& text, const std::string& filename, size_t line, const std::string& qualName, py::object rcb,

@@ -28,6 +28,7 @@
 #include <pybind11/pybind11.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "frontend/ir_emitter.h"
@@ -57,11 +58,9 @@ struct CompileFunctionOptions {
   /// the body of `source`, and the last component of its qualified name as its name (torch's
   /// _replace_overloaded_method_decl).
   PythonSource signature;
-  /// A specialization of a function taking `*name` for the arguments of one call (each call binds them
-  /// statically): the signature above lists them as parameters name_0 ... name_{k-1}, and the body sees
-  /// `name` as the tuple of them ("" = not a specialization).
-  std::string packedVarArgs;
-  size_t packedVarArgsCount = 0;
+  /// What the call being compiled for binds to the def's `*args` / `**kwargs` (frontend's VariadicBinding;
+  /// its `def` is set by compilePythonFunction). Without it, a def taking them is compiled as taking none.
+  std::optional<VariadicBinding> variadic;
 };
 
 /// Compiles the single `def` of `source` as `qualName` (a method of `selfType` when set) into `cu`, names

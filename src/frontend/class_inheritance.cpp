@@ -11,12 +11,6 @@ namespace kindling {
 
 namespace {
 
-bool isSpecialBase(const std::string& n) {
-  return n == "Module" || n == "torch.nn.Module" || n == "nn.Module" || n == "torch.nn.modules.module.Module" ||
-         n == "NamedTuple" || n == "typing.NamedTuple" || n == "Enum" || n == "enum.Enum" || n == "Interface" ||
-         n == "ModuleInterface";
-}
-
 // C3 linearization with memoized results (by qualified name) and the chain being linearized, for
 // cycle and depth errors.
 class Linearizer {
@@ -34,8 +28,9 @@ class Linearizer {
     std::vector<ClassDefinitionPtr> bases;
     for (const ExprPtr& b : cls->stmt->bases) {
       std::string n = dottedName(b);
-      if (n == "object" || n == "builtins.object") continue;
-      if (isSpecialBase(n))
+      ClassBaseKind kind = classBaseKind(n);
+      if (kind == ClassBaseKind::Object) continue;
+      if (kind != ClassBaseKind::User)
         throw CompileError("class '" + cls->stmt->name + "' inherits from '" + n +
                                "': a TorchScript class with user base classes cannot also be a NamedTuple, Enum, "
                                "interface or nn.Module",
@@ -89,15 +84,6 @@ class Linearizer {
   std::vector<std::string> chain_;
 };
 
-// `@name`, also spelled `@torch.jit.name` / `@jit.name` / `@kindling.jit.name`.
-bool decoratedWith(const DefStmt& d, const std::string& name) {
-  for (const ExprPtr& x : d.decorators) {
-    std::string n = dottedName(x);
-    if (n == name || n == "torch.jit." + name || n == "jit." + name || n == "kindling.jit." + name) return true;
-  }
-  return false;
-}
-
 bool isAccessorOf(const DefStmt& d) {
   for (const ExprPtr& x : d.decorators) {
     std::string n = dottedName(x);
@@ -120,7 +106,7 @@ std::vector<ClassMember> bodyMembers(const ClassStmt& cls, size_t owner, const s
   for (const StmtPtr& s : cls.body)
     if (s->kind == StmtKind::Def) {
       const DefStmt& d = s->as<DefStmt>();
-      if (decoratedWith(d, "property") && (unusedProperties.count(d.name) || decoratedWith(d, "unused")))
+      if (hasDecorator(d, "property") && (unusedProperties.count(d.name) || hasDecorator(d, "unused")))
         dropped.insert(d.name);
     }
   for (const StmtPtr& s : cls.body) {
@@ -205,11 +191,11 @@ std::string ClassSuperValue::methodFor(const SourceRange& loc, FunctionEmitter& 
     for (const StmtPtr& s : mro[j]->stmt->body)
       if (s->kind == StmtKind::Def && s->as<DefStmt>().name == field) found = &s->as<DefStmt>();
     if (!found) continue;
-    if (decoratedWith(*found, "property"))
+    if (hasDecorator(*found, "property"))
       throw CompileError("super()." + field + " is a property of '" + mro[j]->stmt->name +
                              "' (only methods are reached through super())",
                          loc);
-    if (decoratedWith(*found, "staticmethod"))
+    if (hasDecorator(*found, "staticmethod"))
       throw CompileError("super()." + field + " is a static method of '" + mro[j]->stmt->name + "': call it as " +
                              mro[j]->stmt->name + "." + field + "(...)",
                          loc);

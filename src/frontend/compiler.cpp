@@ -2,6 +2,7 @@
 
 #include "frontend/emitter/control_flow_analysis.h"
 
+#include <map>
 #include <optional>
 #include <set>
 #include <unordered_map>
@@ -10,14 +11,29 @@
 #include "frontend/class_inheritance.h"
 #include "frontend/functional_library.h"
 #include "frontend/parser.h"
+#include "frontend/variadic_function.h"
 
 namespace kindling {
 
-namespace {
-
-bool isModuleBase(const std::string& n) {
-  return n == "Module" || n == "torch.nn.Module" || n == "nn.Module" || n == "torch.nn.modules.module.Module";
+bool hasDecorator(const DefStmt& d, const std::string& name) {
+  for (auto& x : d.decorators) {
+    std::string n = dottedName(x);
+    if (n == name || n == "torch.jit." + name || n == "jit." + name || n == "kindling.jit." + name) return true;
+  }
+  return false;
 }
+
+ClassBaseKind classBaseKind(const std::string& n) {
+  if (n == "Module" || n == "torch.nn.Module" || n == "nn.Module" || n == "torch.nn.modules.module.Module")
+    return ClassBaseKind::Module;
+  if (n == "NamedTuple" || n == "typing.NamedTuple") return ClassBaseKind::NamedTuple;
+  if (n == "Enum" || n == "enum.Enum") return ClassBaseKind::Enum;
+  if (n == "Interface" || n == "ModuleInterface") return ClassBaseKind::Interface;
+  if (n == "object" || n == "builtins.object") return ClassBaseKind::Object;
+  return ClassBaseKind::User;
+}
+
+namespace {
 
 std::vector<std::string> stringList(const ExprPtr& e) {
   std::vector<std::string> out;
@@ -28,14 +44,6 @@ std::vector<std::string> stringList(const ExprPtr& e) {
     out.push_back(x->as<StrExpr>().value);
   }
   return out;
-}
-
-bool hasDecorator(const DefStmt& d, const std::string& name) {
-  for (auto& x : d.decorators) {
-    std::string n = dottedName(x);
-    if (n == name || n == "torch.jit." + name || n == "jit." + name || n == "kindling.jit." + name) return true;
-  }
-  return false;
 }
 
 // Defines functions in order; a function whose return type must be inferred by emitting its body may
@@ -59,6 +67,35 @@ void defineAllWithRetry(const std::vector<const Def*>& defs, DefineOne defineOne
     if (!progress) throw *firstError;
     pending = std::move(next);
   }
+}
+
+// class Color(Enum): RED = 1 ... → an EnumType with its members (values: int, float or str).
+TypePtr defineEnumClass(CompilationTarget& target, const ClassStmt& cls, const std::string& qualName) {
+  std::vector<std::pair<std::string, IValue>> members;
+  TypePtr valueType;
+  for (auto& s : cls.body) {
+    if (s->kind == StmtKind::Pass) continue;
+    if (s->kind == StmtKind::Expr && s->as<ExprStmt>().value->kind == ExprKind::Str) continue;
+    if (s->kind != StmtKind::Assign || s->as<AssignStmt>().targets.size() != 1 ||
+        s->as<AssignStmt>().targets[0]->kind != ExprKind::Name || !s->as<AssignStmt>().value)
+      throw CompileError("Enum classes may only contain members `NAME = value`", s->range);
+    auto& a = s->as<AssignStmt>();
+    IValue v = evalConstantExpr(a.value, nullptr);
+    if (!v.isInt() && !v.isDouble() && !v.isString())
+      throw CompileError("Cannot create Enum with value type '" + v.type()->annotationStr() +
+                             "', only int, float and str are supported",
+                         a.value->range);
+    if (valueType && !valueType->equals(*v.type()))
+      throw CompileError("Enum class with varying value types are not supported.", a.value->range);
+    valueType = v.type();
+    members.emplace_back(a.targets[0]->as<NameExpr>().id, v);
+  }
+  if (!valueType) throw CompileError("Enum classes must have at least one member", cls.range);
+  auto et = std::make_shared<EnumType>(qualName, valueType);
+  for (auto& [name, v] : members)
+    et->members.emplace_back(name, std::make_shared<IValue>(v));  // raw values, as c10's enumNamesValues
+  target.addType(et);
+  return et;
 }
 
 }  // namespace
@@ -126,40 +163,18 @@ TypePtr defineClass(CompilationTarget& target, const std::shared_ptr<SourceFile>
   std::vector<ExprPtr> userBases;
   for (auto& b : cls.bases) {
     std::string n = dottedName(b);
-    if (isModuleBase(n)) isModule = true;
-    else if (n == "NamedTuple" || n == "typing.NamedTuple") isNamedTuple = true;
-    else if (n == "object") {}
-    else if (n == "Enum" || n == "enum.Enum") {
-      // class Color(Enum): RED = 1 ... → EnumType with its members (values: int, float or str)
-      std::vector<std::pair<std::string, IValue>> members;
-      TypePtr valueType;
-      for (auto& s : cls.body) {
-        if (s->kind == StmtKind::Pass) continue;
-        if (s->kind == StmtKind::Expr && s->as<ExprStmt>().value->kind == ExprKind::Str) continue;
-        if (s->kind != StmtKind::Assign || s->as<AssignStmt>().targets.size() != 1 ||
-            s->as<AssignStmt>().targets[0]->kind != ExprKind::Name || !s->as<AssignStmt>().value)
-          throw CompileError("Enum classes may only contain members `NAME = value`", s->range);
-        auto& a = s->as<AssignStmt>();
-        IValue v = evalConstantExpr(a.value, nullptr);
-        if (!v.isInt() && !v.isDouble() && !v.isString())
-          throw CompileError("Cannot create Enum with value type '" + v.type()->annotationStr() +
-                                 "', only int, float and str are supported",
-                             a.value->range);
-        if (valueType && !valueType->equals(*v.type()))
-          throw CompileError("Enum class with varying value types are not supported.", a.value->range);
-        valueType = v.type();
-        members.emplace_back(a.targets[0]->as<NameExpr>().id, v);
-      }
-      if (!valueType) throw CompileError("Enum classes must have at least one member", cls.range);
-      auto et = std::make_shared<EnumType>(qualName, valueType);
-      for (auto& [name, v] : members)
-        et->members.emplace_back(name, std::make_shared<IValue>(v));  // raw values, as c10's enumNamesValues
-      target.addType(et);
-      return et;
+    switch (classBaseKind(n)) {
+      case ClassBaseKind::Module: isModule = true; break;
+      case ClassBaseKind::NamedTuple: isNamedTuple = true; break;
+      case ClassBaseKind::Object: break;
+      case ClassBaseKind::Enum: return defineEnumClass(target, cls, qualName);
+      case ClassBaseKind::Interface: throw CompileError("interfaces are not supported yet", b->range);
+      case ClassBaseKind::User:
+        if (ctx.archiveMode)
+          throw CompileError("class inheritance is not supported in TorchScript (base '" + n + "')", b->range);
+        userBases.push_back(b);
+        break;
     }
-    else if (n == "Interface" || n == "ModuleInterface") throw CompileError("interfaces are not supported yet", b->range);
-    else if (ctx.archiveMode) throw CompileError("class inheritance is not supported in TorchScript (base '" + n + "')", b->range);
-    else userBases.push_back(b);
   }
   if (!userBases.empty() && (isModule || isNamedTuple))
     throw CompileError(std::string(isModule ? "an nn.Module" : "a NamedTuple") + " class cannot also inherit from '" +
@@ -438,6 +453,7 @@ std::vector<Function*> compileSource(CompilationTarget& target, const std::share
   ctx.staticMethods = std::make_shared<std::unordered_map<std::string, Function*>>();
   std::unordered_map<std::string, const ClassStmt*> classes;
   std::vector<std::string> classOrder;
+  std::map<std::string, std::shared_ptr<VariadicFunctionValue>> variadicDefs;
   // first pass: names and imports
   for (auto& s : file->body) {
     switch (s->kind) {
@@ -451,6 +467,9 @@ std::vector<Function*> compileSource(CompilationTarget& target, const std::share
       case StmtKind::Def: {
         auto& d = s->as<DefStmt>();
         resolver->localFunctions_[d.name] = options.prefix + "." + d.name;
+        if (!options.archiveMode && isVariadicDef(d))
+          resolver->aliases_[d.name] = variadicDefs[d.name] =
+              std::make_shared<VariadicFunctionValue>(target, file, d, options.prefix + "." + d.name, ctx);
         break;
       }
       case StmtKind::Import: {
@@ -525,7 +544,7 @@ std::vector<Function*> compileSource(CompilationTarget& target, const std::share
   auto pythonModule = [&options](const ClassStmt& c) {
     if (options.archiveMode) return false;
     bool module = false, init = false;
-    for (auto& b : c.bases) module |= isModuleBase(dottedName(b));
+    for (auto& b : c.bases) module |= classBaseKind(dottedName(b)) == ClassBaseKind::Module;
     for (auto& st : c.body) init |= st->kind == StmtKind::Def && st->as<DefStmt>().name == "__init__";
     return module && init;
   };
@@ -552,12 +571,17 @@ std::vector<Function*> compileSource(CompilationTarget& target, const std::share
   // second pass: classes (in order), then functions
   for (auto& q : classOrder)
     if (!pythonModule(*classes.at(q))) defineClass(target, file, *classes.at(q), q, ctx);
-  std::vector<const DefStmt*> defs;
+  std::vector<const DefStmt*> defs, fixedDefs;
   for (auto& s : file->body)
-    if (s->kind == StmtKind::Def) defs.push_back(&s->as<DefStmt>());
-  defineAllWithRetry(defs, [&](const DefStmt& d) {
+    if (s->kind == StmtKind::Def) {
+      defs.push_back(&s->as<DefStmt>());
+      if (options.archiveMode || !isVariadicDef(s->as<DefStmt>())) fixedDefs.push_back(defs.back());
+    }
+  defineAllWithRetry(fixedDefs, [&](const DefStmt& d) {
     defineFunction(target, file, d, options.prefix + "." + d.name, nullptr, ctx);
   });
+  // Defs taking *args / **kwargs, compiled binding nothing unless a call above already needed that.
+  for (auto& [name, v] : variadicDefs) v->defineUnbound();
   std::vector<Function*> fns;
   for (const DefStmt* d : defs) fns.push_back(target.findFunction(options.prefix + "." + d->name));
   return fns;

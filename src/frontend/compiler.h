@@ -47,6 +47,15 @@ std::vector<Function*> compileSource(CompilationTarget& target, const std::share
 TypePtr defineClass(CompilationTarget& target, const std::shared_ptr<SourceFile>& file, const ClassStmt& cls,
                     const std::string& qualName, const EmitContext& ctx);
 
+/// True when `d` is decorated with `@name`, also spelled `@torch.jit.name`, `@jit.name` or
+/// `@kindling.jit.name` (name: "staticmethod", "property", "unused", ...).
+bool hasDecorator(const DefStmt& d, const std::string& name);
+
+/// What a base class named in a class statement (its dotted name as written) makes of the class:
+/// an nn.Module, a NamedTuple, an Enum, an interface, nothing (`object`), or a user class it inherits from.
+enum class ClassBaseKind { Module, NamedTuple, Enum, Interface, Object, User };
+ClassBaseKind classBaseKind(const std::string& dottedName);
+
 /// Declares `def` as the function `qualName` (a method of `selfType` when set; the method is then also
 /// added to the class). The body is emitted lazily with `ctx`. `inheritedFrom`, for a method of
 /// `selfType` defined in the body of one of its bases (frontend/class_inheritance.h), is that base's

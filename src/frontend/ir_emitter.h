@@ -108,6 +108,20 @@ struct CallGraph {
   bool addAndCheckCycle(const Function* caller, const Function* callee);
 };
 
+/// The arguments one call binds to a `def`'s `*args` and `**kwargs`, known statically (torch.jit 1.13 rejects
+/// such defs: "Compiled functions can't take variable number of arguments"). The def is compiled once per
+/// binding (schemaForDef, emitFunctionBody with EmitContext::variadic): the schema lists the extra positional
+/// arguments as parameters "<args>_0" ... "<args>_{n-1}" after the fixed ones (which then lose their
+/// defaults: a call passing extra arguments passes them all) and the keyword arguments as keyword-only
+/// parameters named by their keys, after the declared ones; the body sees `args` as the tuple of the former
+/// and `kwargs` as the statically known dict of the latter (frontend/emitter/keyword_arguments.h). A def
+/// compiled without a binding for it takes neither: `args` is `()` and `kwargs` is empty.
+struct VariadicBinding {
+  const DefStmt* def = nullptr;                           // the def this binding is for
+  std::vector<TypePtr> positional;                        // the types of the arguments *args binds
+  std::vector<std::pair<std::string, TypePtr>> keywords;  // the keys and types of those **kwargs binds
+};
+
 struct EmitContext {
   std::shared_ptr<Resolver> resolver;
   const OperatorRegistry* registry = nullptr;  // null: OperatorRegistry::global()
@@ -126,6 +140,8 @@ struct EmitContext {
   /// What `super` names in the method being emitted, ahead of the resolver: set for the methods of
   /// TorchScript classes (frontend/class_inheritance.h), null elsewhere.
   std::shared_ptr<SuperValue> super;
+  /// What the function being compiled binds to its `*args` / `**kwargs` (applies only to variadic->def).
+  std::shared_ptr<const VariadicBinding> variadic;
 };
 
 /// The schema of a `def`: parameter types from annotations (or a `# type:` comment; Tensor when

@@ -753,7 +753,12 @@ class Parser {
             k.range = rangeFrom(ks);
             kws.push_back(std::move(k));
           } else if (isOp("**")) {
-            fail("**kwargs arguments are not supported in TorchScript");
+            size_t ks = cur().start;
+            advance();
+            Keyword k;  // `**mapping`: a keyword without a name
+            k.value = test();
+            k.range = rangeFrom(ks);
+            kws.push_back(std::move(k));
           } else {
             ExprPtr a = testOrStar();
             if (isKw("for")) a = generatorExpression(a->range.start, a);

@@ -270,11 +270,20 @@ class PythonPrinterImpl {
     const auto& inputs = graph->inputs();
     if (schema.arguments.size() != inputs.size())
       throw Error("cannot print " + fn.qualname() + ": its schema and graph disagree on the arguments");
+    // A keyword-only parameter without default after one with a default is printed after a bare `*`
+    // (torch 1.13 leaves the `*` out, and cannot load the def it printed: "Non-default positional argument
+    // follows default argument"); elsewhere the `*` is left out, as torch prints.
+    bool seenDefault = false, starPrinted = false;
     for (size_t i = 0; i < schema.arguments.size(); ++i) {
       const Argument& arg = schema.arguments[i];
       TypePtr type = arg.type ? arg.type : inputs[i]->type();
       registerDependencies(type);
       std::string name = genName(arg.name);
+      if (i > 0 && arg.kwargOnly && !arg.defaultValue && seenDefault && !starPrinted) {
+        body += ",\n    *";
+        starPrinted = true;
+      }
+      seenDefault |= arg.defaultValue.has_value();
       if (i == 0) {
         body += name;
         if (firstArgumentTyped) body += ": " + type->annotationStr();
@@ -489,6 +498,16 @@ class PythonPrinterImpl {
   // ------------------------------------------------------------------ statements
   void indent() {
     for (size_t i = 0; i < level_; ++i) body += "  ";
+  }
+
+  // Argument `index` of a call of `callee` (its schema's index; null callee: unknown): `name=value` for a
+  // keyword-only parameter, which torch's parser refuses positionally, else the value.
+  std::string callArgument(const Function* callee, size_t index, Value* v) const {
+    if (callee) {
+      const auto& args = callee->getSchema().arguments;
+      if (index < args.size() && args[index].kwargOnly) return args[index].name + "=" + useOf(v);
+    }
+    return useOf(v);
   }
 
   std::string valueList(const std::vector<Value*>& vs, size_t from = 0) const {
@@ -867,13 +886,17 @@ class PythonPrinterImpl {
       return "getattr(" + useOf(n->input(0)) + ", " + quotedString(field) + ")";
     }
     if (k == prim::CallFunction) {
+      const Function* callee = nullptr;
+      if (auto* ft = n->input(0)->type()->cast<FunctionType>()) callee = ft->function();
       std::string s = useOf(n->input(0)) + "(";
-      for (size_t i = 1; i < n->inputs().size(); ++i) s += useOf(n->input(i)) + ", ";
+      for (size_t i = 1; i < n->inputs().size(); ++i) s += callArgument(callee, i - 1, n->input(i)) + ", ";
       return s + ")";
     }
     if (k == prim::CallMethod) {
+      const Function* callee = nullptr;
+      if (auto* ct = n->input(0)->type()->cast<ClassType>()) callee = ct->findMethod(n->s("name"));
       std::string s = "(" + useOf(n->input(0)) + ")." + n->s("name") + "(";
-      for (size_t i = 1; i < n->inputs().size(); ++i) s += useOf(n->input(i)) + ", ";
+      for (size_t i = 1; i < n->inputs().size(); ++i) s += callArgument(callee, i, n->input(i)) + ", ";
       addDependency(n->input(0)->type());
       return s + ")";
     }

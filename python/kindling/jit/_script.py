@@ -56,22 +56,36 @@ def _compile_function(fn):
 
 
 class _VarArgsFunction:
-    """A Python function taking *args, called from compiled code (torch.jit 1.13 rejects it: "Compiled
-    functions can't take variable number of arguments"). Each call binds the extra positional arguments
-    statically: specialize(types) compiles, once per list of their types, a function whose signature lists
-    them as parameters NAME_0 ... NAME_{k-1} typed as the call passes them (or as `*NAME: T` declares), the
-    body seeing NAME as their tuple; the fixed parameters keep their annotations (their defaults, when no
-    extra argument follows). **kwargs stays unsupported."""
+    """A Python function taking *args and/or **kwargs, called from compiled code (torch.jit 1.13 rejects it:
+    "Compiled functions can't take variable number of arguments"). Each call binds them statically:
+    specialize(types, keywords) compiles, once per binding, the function for the types of the extra positional
+    arguments (`types`, annotations) and the keyword arguments that match no parameter (`keywords`, (name,
+    annotation) pairs of every keyword argument of the call; those naming a parameter are left to it). The
+    frontend lists the bound arguments as parameters NAME_0 ... and keyword-only parameters named by their keys;
+    the body sees *args as their tuple and **kwargs as a dict known statically (frontend's VariadicBinding)."""
 
     def __init__(self, fn):
         self.fn = fn
         params = list(inspect.signature(fn).parameters.values())
-        self.fixed_count = next(i for i, p in enumerate(params) if p.kind is inspect.Parameter.VAR_POSITIONAL)
+        kinds = [p.kind for p in params]
+        P = inspect.Parameter
+        self.has_varargs = P.VAR_POSITIONAL in kinds
+        self.has_kwargs = P.VAR_KEYWORD in kinds
+        # the parameters a call can pass positionally before *args
+        self.fixed_count = sum(1 for k in kinds if k in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD))
+        self.named = {p.name for p in params if p.kind not in (P.VAR_POSITIONAL, P.VAR_KEYWORD)}
         self.specializations = {}
         self.compiling = set()  # keys of the specializations being compiled (a recursive call finds its own)
 
-    def specialize(self, types):
-        key = tuple(types)
+    def specialize(self, types, keywords=()):
+        types = tuple(types)
+        extra = tuple((k, t) for k, t in keywords if k not in self.named)
+        if types and not self.has_varargs:
+            raise _C.CompileError("%s() takes %d positional arguments but %d were given"
+                                  % (self.fn.__name__, self.fixed_count, self.fixed_count + len(types)))
+        if extra and not self.has_kwargs:
+            raise _C.CompileError("%s() got an unexpected keyword argument '%s'" % (self.fn.__name__, extra[0][0]))
+        key = (types, extra)
         done = self.specializations.get(key)
         if done is not None:
             return done._c
@@ -80,37 +94,15 @@ class _VarArgsFunction:
                                   % self.fn.__name__)
         self.compiling.add(key)
         try:
-            return self._compile(key, types)
+            text, filename, line = _sources.definition_source(self.fn)
+            qualname = _C._unique_name(_qualified_name(self.fn))
+            c = _C._compile_function(text, filename, line, qualname, _sources.resolution_callback(self.fn),
+                                     _sources.default_args(self.fn), _markers.is_unused(self.fn),
+                                     variadic=(list(types), list(extra)))
+            self.specializations[key] = ScriptFunction(c, self.fn)
+            return c
         finally:
             self.compiling.discard(key)
-
-    def _compile(self, key, types):
-        import ast
-        text, filename, line = _sources.definition_source(self.fn)
-        tree = ast.parse(text)
-        fdef = tree.body[0]
-        a = fdef.args
-        declared = ast.unparse(a.vararg.annotation) if a.vararg.annotation is not None else None
-        extra = [ast.arg(arg="%s_%d" % (a.vararg.arg, i),
-                         annotation=ast.parse(declared or t, mode="eval").body) for i, t in enumerate(types)]
-        header = ast.FunctionDef(
-            name=fdef.name, body=[ast.Expr(ast.Constant(...))], decorator_list=[], returns=fdef.returns,
-            type_comment=None,
-            args=ast.arguments(posonlyargs=a.posonlyargs, args=a.args + extra, vararg=None,
-                               kwonlyargs=a.kwonlyargs, kw_defaults=a.kw_defaults, kwarg=a.kwarg,
-                               defaults=[] if extra else a.defaults))
-        signature = ast.unparse(ast.fix_missing_locations(ast.Module(body=[header], type_ignores=[]))) + "\n"
-        defaults = _sources.default_args(self.fn)
-        if extra:  # the fixed parameters are always passed positionally before the extra ones
-            fixed = {p.name for p in list(inspect.signature(self.fn).parameters.values())[:self.fixed_count]}
-            defaults = {k: v for k, v in defaults.items() if k not in fixed}
-        qualname = _C._unique_name(_qualified_name(self.fn))
-        c = _C._compile_function(text, filename, line, qualname, _sources.resolution_callback(self.fn), defaults,
-                                 _markers.is_unused(self.fn), signature=(signature, filename, line),
-                                 packed_varargs=a.vararg.arg, packed_varargs_count=len(types))
-        sf = ScriptFunction(c, self.fn)
-        self.specializations[key] = sf
-        return c
 
 
 _varargs_cache = weakref.WeakKeyDictionary()  # Python function -> _VarArgsFunction
@@ -417,7 +409,7 @@ def _classify(obj):
         if decls:
             return ("overloads", [f._c for f in _compile_overloads(obj, decls)])
         kinds = {p.kind for p in inspect.signature(obj).parameters.values()}
-        if inspect.Parameter.VAR_POSITIONAL in kinds and inspect.Parameter.VAR_KEYWORD not in kinds:
+        if inspect.Parameter.VAR_POSITIONAL in kinds or inspect.Parameter.VAR_KEYWORD in kinds:
             return ("varargs_function", _varargs_function(obj))
         wrapped = getattr(obj, "_torchdynamo_inline", None)
         return ("function", _compile_function(wrapped if wrapped is not None else obj)._c)

@@ -5,6 +5,7 @@
 #include "frontend/ir_emitter.h"
 
 #include "frontend/emitter/environment.h"
+#include "frontend/emitter/keyword_arguments.h"
 
 namespace kindling {
 
@@ -130,7 +131,9 @@ void FunctionEmitter::emitAssignTarget(const ExprPtr& target, const SugaredValue
 }
 
 void FunctionEmitter::emitSubscriptAssign(const SubscriptExpr& target, Value* rhs, const SourceRange& loc) {
-  Value* obj = emitExpr(target.value);
+  SugaredValuePtr container = emitSugaredExpr(target.value);
+  if (dynamic_cast<KeywordArgumentsValue*>(container.get())) throw kwargsChangeError(target.range, "an item assigned");
+  Value* obj = container->asValue(target.value->range, *this);
   const TypePtr& t = obj->type();
   if (t->kind() == TypeKind::Tensor) {
     // x[idx] = v: index into a view, then copy_ (tensor) or fill_ (scalar)
@@ -225,7 +228,9 @@ void FunctionEmitter::emitAugAssign(const AugAssignStmt& s) {
     }
     case ExprKind::Subscript: {
       auto& sub = target->as<SubscriptExpr>();
-      Value* container = emitExpr(sub.value);
+      SugaredValuePtr base = emitSugaredExpr(sub.value);
+      if (dynamic_cast<KeywordArgumentsValue*>(base.get())) throw kwargsChangeError(target->range, "an item assigned");
+      Value* container = base->asValue(sub.value->range, *this);
       if (container->type()->kind() == TypeKind::Tensor) {
         Value* view = emitTensorIndexing(sub.range, container, sub.subscripts);
         Value* out = combine(view, true);
@@ -262,7 +267,9 @@ void FunctionEmitter::emitDelete(const DeleteStmt& s) {
     }
     if (t->kind == ExprKind::Subscript) {
       auto& sub = t->as<SubscriptExpr>();
-      Value* obj = emitExpr(sub.value);
+      SugaredValuePtr container = emitSugaredExpr(sub.value);
+      if (dynamic_cast<KeywordArgumentsValue*>(container.get())) throw kwargsChangeError(t->range, "an item deleted");
+      Value* obj = container->asValue(sub.value->range, *this);
       if (sub.subscripts.size() != 1) throw CompileError("unsupported del target", t->range);
       if (sub.subscripts[0]->kind == ExprKind::Slice && obj->type()->kind() == TypeKind::List) {
         emitDeleteListSlice(t->range, obj, sub.subscripts[0]->as<SliceExpr>());

@@ -5,6 +5,7 @@
 
 #include "frontend/emitter/environment.h"
 #include "frontend/emitter/iteration.h"
+#include "frontend/emitter/keyword_arguments.h"
 
 namespace kindling {
 
@@ -122,6 +123,28 @@ std::vector<NamedValue> FunctionEmitter::emitArgs(const std::vector<ExprPtr>& ar
 std::vector<NamedValue> FunctionEmitter::emitKwargs(const std::vector<Keyword>& kws) {
   std::vector<NamedValue> out;
   for (auto& k : kws) {
+    if (k.name.empty()) {
+      // f(**kwargs) of a **kwargs parameter, or f(**{"k": v, ...}) of a dict display with string constant keys
+      SugaredValuePtr m = emitSugaredExpr(k.value);
+      if (auto* kw = dynamic_cast<KeywordArgumentsValue*>(m.get())) {
+        for (const auto& [key, v] : kw->entries) out.emplace_back(k.range, key, v);
+        continue;
+      }
+      if (k.value->kind == ExprKind::Dict) {
+        const auto& d = k.value->as<DictExpr>();
+        for (size_t i = 0; i < d.keys.size(); ++i) {
+          if (!d.keys[i] || d.keys[i]->kind != ExprKind::Str)
+            throw CompileError("the keys of a dict passed as **keyword arguments must be string constants",
+                               d.keys[i] ? d.keys[i]->range : k.range);
+          out.emplace_back(d.keys[i]->range, d.keys[i]->as<StrExpr>().value, emitExpr(d.values[i]));
+        }
+        continue;
+      }
+      throw CompileError("** unpacks keyword arguments only from a **kwargs parameter or a dict display whose keys "
+                         "are string constants (the keywords of a call must be known statically); this is " +
+                             m->kind(),
+                         k.range);
+    }
     if (k.value->kind == ExprKind::List && k.value->as<SequenceExpr>().elts.empty()) {
       out.push_back(NamedValue::emptyList(k.range, k.name));
       continue;

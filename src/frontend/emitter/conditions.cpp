@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "frontend/emitter/environment.h"
+#include "frontend/emitter/keyword_arguments.h"
 
 namespace kindling {
 
@@ -163,6 +164,11 @@ CondValue FunctionEmitter::emitCondExpr(const ExprPtr& e) {
   }
   CondValue out;
   auto sv = emitSugaredExpr(e);
+  if (auto* kw = dynamic_cast<KeywordArgumentsValue*>(sv.get())) {  // `if kwargs:`: known statically
+    out.staticValue = !kw->entries.empty();
+    out.value = insertConstant(IValue(*out.staticValue), e->range);
+    return out;
+  }
   Value* v = sv->asValue(e->range, *this);
   if (auto cst = v->constantValue()) {
     if (cst->isBool()) out.staticValue = cst->toBool();
@@ -231,6 +237,21 @@ CondValue FunctionEmitter::emitCompare(const CompareExpr& c) {
   bool lhsIsNone = c.left->kind == ExprKind::None;
   if (!lhsIsNone) lhs = emitExpr(c.left);
   if (c.ops.size() == 1) {
+    if (c.ops[0] == CmpOpKind::In || c.ops[0] == CmpOpKind::NotIn) {
+      SugaredValuePtr container = emitSugaredExpr(c.comparators[0]);
+      if (auto* kw = dynamic_cast<KeywordArgumentsValue*>(container.get())) {
+        // "k" in kwargs: the keys are known statically
+        auto key = lhs ? lhs->constantValue() : std::nullopt;
+        if (!key || !key->isString())
+          throw CompileError("only a string constant can be tested for being a key of **kwargs", c.left->range);
+        CondValue out;
+        out.staticValue = (kw->find(key->toStringRef()) != nullptr) == (c.ops[0] == CmpOpKind::In);
+        out.value = insertConstant(IValue(*out.staticValue), c.range);
+        return out;
+      }
+      return emitCompareOne(c.range, c.ops[0], lhsE, lhs, c.comparators[0],
+                            container->asValue(c.comparators[0]->range, *this));
+    }
     Value* rhs = c.comparators[0]->kind == ExprKind::None ? nullptr : emitExpr(c.comparators[0]);
     return emitCompareOne(c.range, c.ops[0], lhsE, lhs, c.comparators[0], rhs);
   }

@@ -62,19 +62,20 @@ unsigned terminates(const StmtList& stmts) {
   return TermNone;
 }
 
-void collectTargetNames(const ExprPtr& t, std::set<std::string>& out) {
+namespace {
+
+// Calls leaf(e) for each element of the assignment target `t` that is not a tuple, list or starred target.
+void forEachTargetLeaf(const ExprPtr& t, const std::function<void(const Expr&)>& leaf) {
   if (!t) return;
   switch (t->kind) {
-    case ExprKind::Name: out.insert(t->as<NameExpr>().id); break;
     case ExprKind::Tuple: case ExprKind::List:
-      for (auto& e : t->as<SequenceExpr>().elts) collectTargetNames(e, out);
+      for (auto& e : t->as<SequenceExpr>().elts) forEachTargetLeaf(e, leaf);
       break;
-    case ExprKind::Starred: collectTargetNames(t->as<StarredExpr>().value, out); break;
-    default: break;
+    case ExprKind::Starred: forEachTargetLeaf(t->as<StarredExpr>().value, leaf); break;
+    default: leaf(*t); break;
   }
 }
 
-namespace {
 
 // Calls target(t) for every assignment target of the list, nested blocks included, and name(n) for the
 // names it binds otherwise (an except clause's `as n`).
@@ -109,19 +110,13 @@ void forEachTarget(const StmtList& stmts, const std::function<void(const ExprPtr
   }
 }
 
-void collectTargetAttributes(const ExprPtr& t, std::set<std::string>& out) {
-  if (!t) return;
-  switch (t->kind) {
-    case ExprKind::Attribute: out.insert(t->as<AttributeExpr>().attr); break;
-    case ExprKind::Tuple: case ExprKind::List:
-      for (auto& e : t->as<SequenceExpr>().elts) collectTargetAttributes(e, out);
-      break;
-    case ExprKind::Starred: collectTargetAttributes(t->as<StarredExpr>().value, out); break;
-    default: break;
-  }
-}
-
 }  // namespace
+
+void collectTargetNames(const ExprPtr& t, std::set<std::string>& out) {
+  forEachTargetLeaf(t, [&](const Expr& e) {
+    if (e.kind == ExprKind::Name) out.insert(e.as<NameExpr>().id);
+  });
+}
 
 void assignedNames(const StmtList& stmts, std::set<std::string>& out) {
   forEachTarget(stmts, [&](const ExprPtr& t) { collectTargetNames(t, out); },
@@ -129,7 +124,14 @@ void assignedNames(const StmtList& stmts, std::set<std::string>& out) {
 }
 
 void assignedAttributeNames(const StmtList& stmts, std::set<std::string>& out) {
-  forEachTarget(stmts, [&](const ExprPtr& t) { collectTargetAttributes(t, out); }, [](const std::string&) {});
+  forEachTarget(
+      stmts,
+      [&](const ExprPtr& t) {
+        forEachTargetLeaf(t, [&](const Expr& e) {
+          if (e.kind == ExprKind::Attribute) out.insert(e.as<AttributeExpr>().attr);
+        });
+      },
+      [](const std::string&) {});
 }
 
 bool containsBreak(const StmtList& stmts) {

@@ -3,9 +3,12 @@
 #include "frontend/ir_emitter.h"
 
 #include <functional>
+#include <set>
+#include <unordered_map>
 
 #include "frontend/emitter/environment.h"
 #include "frontend/emitter/control_flow_analysis.h"
+#include "frontend/emitter/keyword_arguments.h"
 
 namespace kindling {
 
@@ -13,13 +16,39 @@ using namespace emitter;
 
 void FunctionEmitter::emitDef(const DefStmt& def, const FunctionSchema& schema, const TypePtr& selfType) {
   env_ = std::make_shared<Environment>(graph_.block(), nullptr);
+  // The parameters *args and **kwargs bind (VariadicBinding): their schema arguments by name.
+  const VariadicBinding* variadic = ctx_.variadic && ctx_.variadic->def == &def ? ctx_.variadic.get() : nullptr;
+  const Param* varArgs = nullptr;
+  const Param* kwArgs = nullptr;
+  for (const Param& p : def.params) {
+    if (p.isVarArgs) varArgs = &p;
+    if (p.isKwArgs) kwArgs = &p;
+  }
+  std::unordered_map<std::string, size_t> boundPositional;
+  std::set<std::string> boundKeywords;
+  if (variadic && varArgs)
+    for (size_t k = 0; k < variadic->positional.size(); ++k) boundPositional[varArgs->name + "_" + std::to_string(k)] = k;
+  if (variadic && kwArgs)
+    for (const auto& kw : variadic->keywords) boundKeywords.insert(kw.first);
+  std::vector<Value*> packed(boundPositional.size());
+  std::vector<std::pair<std::string, Value*>> keywords;
   for (size_t i = 0; i < schema.arguments.size(); ++i) {
     const Argument& a = schema.arguments[i];
     Value* v = graph_.addInput();
     v->setType(a.type);
     if (meaningfulName(a.name)) v->setDebugName(a.name);
-    env_->table[a.name] = std::make_shared<SimpleValue>(v);
+    if (auto it = boundPositional.find(a.name); it != boundPositional.end() && !a.kwargOnly) {
+      packed[it->second] = v;
+    } else if (a.kwargOnly && boundKeywords.count(a.name)) {
+      keywords.emplace_back(a.name, v);
+    } else {
+      env_->table[a.name] = std::make_shared<SimpleValue>(v);
+    }
   }
+  if (varArgs) env_->table[varArgs->name] = std::make_shared<SimpleValue>(createTuple(packed, varArgs->range));
+  if (kwArgs)
+    env_->table[kwArgs->name] = std::make_shared<KeywordArgumentsValue>(
+        std::move(keywords), kwArgs->annotation ? typeParser_.parse(kwArgs->annotation) : nullptr);
   if (!schema.returns.empty() && schema.returns[0].type && !(def.returnType == nullptr && def.typeComment.empty() &&
                                                              schema.returns[0].type->kind() == TypeKind::None &&
                                                              !containsReturn(def.body)))

@@ -5,6 +5,7 @@
 #include "frontend/emitter/none_widening.h"
 
 #include <optional>
+#include <set>
 
 #include "frontend/emitter/control_flow_analysis.h"
 #include "frontend/parser.h"
@@ -65,11 +66,41 @@ FunctionSchema schemaForDef(const DefStmt& def, const std::string& name, const T
                              ") did not match the number of function parameters (" + std::to_string(expected) + ")",
                          def.typeCommentRange);
   }
+  const VariadicBinding* variadic = ctx.variadic && ctx.variadic->def == &def ? ctx.variadic.get() : nullptr;
+  bool extraPositional = variadic && !variadic->positional.empty();
+  std::vector<Argument> positional, keywordOnly;
+  std::set<std::string> names;
+  auto add = [&](Argument a, const SourceRange& loc) {
+    if (!names.insert(a.name).second)
+      throw CompileError("the argument '" + a.name + "' bound to *args or **kwargs is also a parameter of '" +
+                             def.name + "'",
+                         loc);
+    (a.kwargOnly ? keywordOnly : positional).push_back(std::move(a));
+  };
   size_t commentIndex = 0;
+  const Param* kwargsParam = nullptr;
+  TypePtr kwargsDeclared;
   for (size_t i = 0; i < def.params.size(); ++i) {
     const Param& p = def.params[i];
-    if (p.isVarArgs || p.isKwArgs)
-      throw CompileError("Compiled functions can't take variable number of arguments or use keyword-only arguments with defaults", p.range);
+    if (p.isVarArgs || p.isKwArgs) {
+      // `*args: T` / `**kwargs: T` declare the type of each argument they bind
+      TypePtr declared = p.annotation ? tp.parse(p.annotation)
+                         : !commentTypes.empty() ? tp.parse(commentTypes.at(commentIndex++))
+                                                 : nullptr;
+      if (p.isKwArgs) {
+        kwargsParam = &p;
+        kwargsDeclared = declared;
+        continue;
+      }
+      if (!variadic) continue;
+      for (size_t k = 0; k < variadic->positional.size(); ++k) {
+        Argument a;
+        a.name = p.name + "_" + std::to_string(k);
+        a.type = declared ? declared : variadic->positional[k];
+        add(std::move(a), p.range);
+      }
+      continue;
+    }
     Argument a;
     a.name = p.name;
     if (i == 0 && selfType) {
@@ -82,7 +113,7 @@ FunctionSchema schemaForDef(const DefStmt& def, const std::string& name, const T
     } else {
       a.type = TensorType();
     }
-    if (p.defaultValue) {
+    if (p.defaultValue && !(extraPositional && !p.kwargOnly)) {
       IValue v = evalDefaultExpr(p.defaultValue, a.type, ctx);
       if (a.N && (v.isInt() || v.isDouble())) v = broadcastDefault(v, *a.N);
       if (!v.type()->isSubtypeOf(a.type) &&
@@ -93,8 +124,19 @@ FunctionSchema schemaForDef(const DefStmt& def, const std::string& name, const T
       a.defaultValue = v;
     }
     a.kwargOnly = p.kwargOnly;
-    schema.arguments.push_back(std::move(a));
+    add(std::move(a), p.range);
   }
+  if (kwargsParam && variadic) {
+    for (const auto& [key, type] : variadic->keywords) {
+      Argument a;
+      a.name = key;
+      a.type = kwargsDeclared ? kwargsDeclared : type;
+      a.kwargOnly = true;
+      add(std::move(a), kwargsParam->range);
+    }
+  }
+  schema.arguments = std::move(positional);
+  for (Argument& a : keywordOnly) schema.arguments.push_back(std::move(a));
   Argument ret;
   ret.name = "";
   if (def.returnType) {

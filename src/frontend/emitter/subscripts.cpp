@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "frontend/emitter/environment.h"
+#include "frontend/emitter/keyword_arguments.h"
 
 namespace kindling {
 
@@ -15,6 +16,16 @@ SugaredValuePtr FunctionEmitter::emitSubscript(const SubscriptExpr& s, const Typ
   const SourceRange& loc = s.range;
   // `__annotations__["0"]`-style and typing subscripts are not values
   SugaredValuePtr base = emitSugaredExpr(s.value);
+  if (auto* kw = dynamic_cast<KeywordArgumentsValue*>(base.get())) {
+    // kwargs["k"]: the keys are known statically
+    if (s.subscripts.size() != 1 || s.subscripts[0]->kind == ExprKind::Slice)
+      throw CompileError("**kwargs takes a single key", loc);
+    auto key = emitExpr(s.subscripts[0])->constantValue();
+    if (!key || !key->isString())
+      throw CompileError("the key of **kwargs must be a string constant (its keys are known statically)",
+                         s.subscripts[0]->range);
+    return kw->item(loc, key->toStringRef());
+  }
   if (auto* sv = dynamic_cast<SimpleValue*>(base.get());
       sv && moduleContainerOf(sv->value) != ClassType::Container::None) {
     // self.layers[0] / self.layers[-1] (ModuleList, Sequential, ParameterList: an int constant),

@@ -1,11 +1,13 @@
-"""Python functions taking *args, called from compiled code, scripted by kindling.jit.script against eager.
+"""Python functions taking *args and **kwargs, called from compiled code, scripted by kindling.jit.script
+against eager.
 
-torch.jit.script 1.13 rejects every def with *args ("Compiled functions can't take variable number of
-arguments"). Kindling binds them at each call: the call's extra positional arguments become parameters of a
-specialization compiled once per list of their types (or as `*xs: T` declares), the body seeing `xs` as their
-tuple, so iteration, len, indexing, unpacking and forwarding with f(*xs) work, and the saved archive (plain
-functions with fixed parameters) runs in torch.jit.load. An entry point taking *args (the function scripted
-itself, or forward) and **kwargs stay errors, as in torch.
+torch.jit.script 1.13 rejects every def with *args or **kwargs ("Compiled functions can't take variable number
+of arguments"). Kindling binds them at each call: the call's extra positional arguments and the keyword
+arguments that name no parameter become parameters of a specialization compiled once per binding (their types
+from the call, or as `*xs: T` / `**kw: T` declare), the body seeing `xs` as their tuple and `kw` as a dict whose
+keys are known statically, so iteration, len, indexing, unpacking, kw["k"], kw.get, `in` and forwarding with
+f(*xs, **kw) work, and the saved archive (plain functions with fixed parameters) runs in torch.jit.load. An
+entry point (the function scripted itself, or forward) binds nothing: `args` is () and `kwargs` is empty.
 """
 from pyapi_helpers import assert_same, script_save_and_compare  # noqa: F401  (first: puts the package on sys.path)
 
@@ -90,31 +92,105 @@ def test_each_argument_types_get_their_own_specialization():
     assert code.count("total") >= 2 and "___torch_mangle_" in code, code
 
 
-def test_entry_points_taking_varargs_are_rejected():
-    with pytest.raises(kindling.jit.CompileError, match="variable number of arguments") as e:
-        kindling.jit.script(total)
-    assert "<--- HERE" in str(e.value) and "test_script_varargs.py" in str(e.value)
+def test_entry_points_taking_varargs_bind_nothing(tmp_path):
+    with pytest.raises(Exception, match="variable number of arguments"):
+        torch.jit.script(total)
+    script_save_and_compare(total, (), total(), tmp_path / "f.pt")
 
     class Forward(torch.nn.Module):
-        def forward(self, *inputs):
-            return inputs[0]
+        def forward(self, x, *args, **kwargs):
+            y = x * 2
+            if "bias" in kwargs:
+                y = y + kwargs["bias"]
+            return y + len(args) + len(kwargs)
 
-    with pytest.raises(kindling.jit.CompileError, match="variable number of arguments"):
-        kindling.jit.script(Forward())
+    x = torch.randn(2, 3)
+    with pytest.raises(Exception, match="variable number of arguments"):
+        torch.jit.script(Forward())
+    ours = script_save_and_compare(Forward(), (x,), Forward()(x), tmp_path / "m.pt")
+    assert str(ours.forward.schema).endswith("self, Tensor x) -> Tensor"), ours.forward.schema
 
 
 def takes_kwargs(x: int, **kw):
-    return x
+    return x + len(kw)
 
 
 def calls_kwargs(x: int):
-    return takes_kwargs(x, y=2)
+    return takes_kwargs(x, y=2), takes_kwargs(x)
 
 
-def test_kwargs_stay_rejected():
-    with pytest.raises(kindling.jit.CompileError, match="variable number of arguments") as e:
-        kindling.jit.script(calls_kwargs)
-    assert "takes_kwargs" in str(e.value)
+def test_kwargs_bound_per_call(tmp_path):
+    with pytest.raises(Exception, match="variable number of arguments"):
+        torch.jit.script(calls_kwargs)
+    script_save_and_compare(calls_kwargs, (3,), calls_kwargs(3), tmp_path / "f.pt")
+
+
+def activation(x: torch.Tensor, **options: float) -> torch.Tensor:
+    return torch.nn.functional.leaky_relu(x, options.get("slope", 0.01)) * options.get("gain", 1.0)
+
+
+class UsesActivation(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(3, 3)
+
+    def forward(self, x):
+        y = self.lin(x)
+        return activation(y) + activation(y, slope=0.2) + activation(y, gain=2.0, slope=0.5)
+
+
+def test_module_calling_a_function_with_kwargs(tmp_path):
+    torch.manual_seed(0)
+    model = UsesActivation()
+    x = torch.randn(4, 3)
+    with torch.no_grad():
+        ours = script_save_and_compare(model, (x,), model(x), tmp_path / "m.pt")
+    assert ours.code.count("activation") == 3, ours.code
+
+
+def mixed_kwargs(**kw):
+    return kw["n"] * 2, kw["s"] + "!", kw.get("missing", 1.5)
+
+
+def calls_mixed(n: int):
+    return mixed_kwargs(s="a", n=n)
+
+
+def test_kwargs_of_several_types_are_used_by_key(tmp_path):
+    script_save_and_compare(calls_mixed, (4,), calls_mixed(4), tmp_path / "f.pt")
+
+
+def returns_kwargs(**kw):
+    return kw
+
+
+def calls_returns_kwargs(n: int):
+    return returns_kwargs(a=n, b="x")
+
+
+def test_kwargs_of_several_types_as_a_value_is_an_error():
+    with pytest.raises(kindling.jit.CompileError, match="arguments of different types") as e:
+        kindling.jit.script(calls_returns_kwargs)
+    assert "returns_kwargs" in str(e.value)
+
+
+def positional_only(a: int, b: int = 1):
+    return a + b
+
+
+def passes_unknown_keyword(n: int):
+    return positional_only(n, c=2)
+
+
+def passes_too_many(n: int):
+    return takes_kwargs(n, 1)
+
+
+def test_binding_errors_are_pythons():
+    with pytest.raises(kindling.jit.CompileError, match="c"):
+        kindling.jit.script(passes_unknown_keyword)
+    with pytest.raises(kindling.jit.CompileError, match=r"takes_kwargs\(\) takes 1 positional arguments but 2 were given"):
+        kindling.jit.script(passes_too_many)
 
 
 def countdown(n: int, *xs: int) -> int:
@@ -144,3 +220,28 @@ def test_recursive_varargs_call_is_rejected_as_recursion():
     with pytest.raises(kindling.jit.CompileError, match="function 'countdown' is called recursively") as e:
         kindling.jit.script(calls_countdown)
     assert "RecursionError" not in str(e.value)
+
+
+def changes_kwargs(**kw: int) -> int:
+    kw["extra"] = 1
+    return len(kw)
+
+
+def pops_kwargs(**kw: int) -> int:
+    return kw.pop("a", 0)
+
+
+def calls_changes(n: int):
+    return changes_kwargs(a=n)
+
+
+def calls_pops(n: int):
+    return pops_kwargs(a=n)
+
+
+def test_changing_kwargs_is_an_error_not_a_silent_copy():
+    """The keys of **kwargs are fixed per call: a change would be lost on a copy, so it is refused."""
+    for fn, what in ((calls_changes, "an item assigned"), (calls_pops, "pop")):
+        with pytest.raises(kindling.jit.CompileError, match="cannot be changed") as e:
+            kindling.jit.script(fn)
+        assert what in str(e.value)

@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "ir/irparser.h"
+#include "runtime_test_util.h"
 #include "passes/pipeline.h"
 #include "runtime/compilation_unit.h"
 #include "runtime/interpreter.h"
@@ -31,22 +32,7 @@ void registerTestOps() {
   });
 }
 
-struct Env {
-  std::unordered_map<std::string, TypePtr> types;
-  std::unordered_map<std::string, Function*> functions;
-  IRParserOptions options() {
-    IRParserOptions o;
-    o.resolveType = [this](const std::string& n) -> TypePtr {
-      auto it = types.find(n);
-      return it == types.end() ? nullptr : it->second;
-    };
-    o.resolveFunction = [this](const std::string& n) -> Function* {
-      auto it = functions.find(n);
-      return it == functions.end() ? nullptr : it->second;
-    };
-    return o;
-  }
-};
+using Env = testing::IRNames;
 
 // A class M with methods emitted from IR on demand (as an archive's methods are).
 struct ClassM {

@@ -8,8 +8,10 @@
 #include <pthread.h>
 
 #include <mutex>
+#include <thread>
 
 #include "ir/irparser.h"
+#include "runtime_test_util.h"
 #include "runtime/compilation_unit.h"
 #include "runtime/graph_function.h"
 #include "runtime/module.h"
@@ -50,22 +52,7 @@ void registerTestOps() {
   });
 }
 
-struct Env {
-  std::unordered_map<std::string, TypePtr> types;
-  std::unordered_map<std::string, Function*> functions;
-  IRParserOptions options() {
-    IRParserOptions o;
-    o.resolveType = [this](const std::string& n) -> TypePtr {
-      auto it = types.find(n);
-      return it == types.end() ? nullptr : it->second;
-    };
-    o.resolveFunction = [this](const std::string& n) -> Function* {
-      auto it = functions.find(n);
-      return it == functions.end() ? nullptr : it->second;
-    };
-    return o;
-  }
-};
+using Env = testing::IRNames;
 
 Stack runGraph(const std::string& ir, Stack inputs, Env* env = nullptr) {
   registerTestOps();
@@ -361,13 +348,6 @@ TEST(InterpreterTest, UnknownOperatorIsACompileError) {
   EXPECT_THROW(Code(g, "f"), CompileError);
 }
 
-}  // namespace
-}  // namespace kindling
-
-#include <thread>
-
-namespace kindling {
-namespace {
 
 TEST(InterpreterTest, FirstCallsFromManyThreadsCompileOnce) {
   registerTestOps();
@@ -390,11 +370,6 @@ TEST(InterpreterTest, FirstCallsFromManyThreadsCompileOnce) {
   EXPECT_EQ(emitted, 1);
 }
 
-}  // namespace
-}  // namespace kindling
-
-namespace kindling {
-namespace {
 
 // A callee that is not a GraphFunction (never inlined) and calls back into the same code.
 class SelfCalling : public Function {
@@ -409,21 +384,30 @@ class SelfCalling : public Function {
   FunctionSchema schema_;
 };
 
-TEST(InterpreterTest, RunawayRecursionIsARecursionError) {
-  registerTestOps();
-  SelfCalling rec;
-  Env env;
-  env.functions["rec"] = &rec;
-  auto g = parseIR(R"IR(graph(%a : int):
+// A graph `rec(a)` that calls itself through a SelfCalling callee, with no base case.
+class RunawayRecursion : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    registerTestOps();
+    env.functions["rec"] = &rec;
+    graph = parseIR(R"IR(graph(%a : int):
   %f : Function = prim::Constant[name="rec"]()
   %r : int = prim::CallFunction(%f, %a)
   return (%r)
 )IR", env.options());
-  Code code(g, "rec");
-  rec.code = &code;
+    code = std::make_unique<Code>(graph, "rec");
+    rec.code = code.get();
+  }
+  SelfCalling rec;
+  Env env;
+  std::shared_ptr<Graph> graph;
+  std::unique_ptr<Code> code;
+};
+
+TEST_F(RunawayRecursion, IsARecursionError) {
   Stack s{IValue(int64_t(1))};
   try {
-    code.run(s);
+    code->run(s);
     FAIL();
   } catch (const RuntimeError& e) {
     EXPECT_EQ(e.pythonClass(), "builtins.RecursionError");
@@ -434,25 +418,14 @@ TEST(InterpreterTest, RunawayRecursionIsARecursionError) {
 // The same runaway recursion on a thread whose stack holds far fewer than the 1000 levels of the count
 // (256 KB: about 700 bytes a level in a release build, 10 KB with AddressSanitizer): the bound on the stack
 // left refuses the call before it overflows, with the same RecursionError (was SIGSEGV).
-TEST(InterpreterTest, RunawayRecursionOnASmallThreadStackIsARecursionError) {
-  registerTestOps();
-  SelfCalling rec;
-  Env env;
-  env.functions["rec"] = &rec;
-  auto g = parseIR(R"IR(graph(%a : int):
-  %f : Function = prim::Constant[name="rec"]()
-  %r : int = prim::CallFunction(%f, %a)
-  return (%r)
-)IR", env.options());
-  Code code(g, "rec");
-  rec.code = &code;
+TEST_F(RunawayRecursion, OnASmallThreadStackIsARecursionError) {
   struct Outcome {
     Code* code = nullptr;
     std::string pythonClass;
     size_t levels = 0;
     bool returned = false;
   } out;
-  out.code = &code;
+  out.code = code.get();
   pthread_attr_t attr;
   ASSERT_EQ(pthread_attr_init(&attr), 0);
   ASSERT_EQ(pthread_attr_setstacksize(&attr, 256 * 1024), 0);

@@ -330,6 +330,9 @@ class FunctionEmitter {
   std::vector<SugaredValuePtr> emitUnrolledComprehension(const ComprehensionExpr& e);
   Value* emitJoinedStr(const JoinedStrExpr& e);
   SugaredValuePtr emitLambda(const ExprPtr& e);
+  /// Python's builtin `sum(iterable, start=0)` of tensors (python_sum.cpp); null when `c` sums numbers,
+  /// which aten::sum does.
+  SugaredValuePtr tryEmitPythonSum(const CallExpr& c);
   /// `xs.sort()` / `sorted(xs)` of a list of class instances with __lt__ (class_sort.cpp); null when `f`
   /// is another call.
   SugaredValuePtr tryEmitClassListSort(const SourceRange& loc, const BuiltinFunction& f,

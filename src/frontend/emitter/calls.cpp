@@ -208,6 +208,8 @@ SugaredValuePtr FunctionEmitter::emitApply(const CallExpr& c, size_t nBinders, c
   if (auto* sf = dynamic_cast<SpecialFormValue*>(callee.get())) return emitSpecialForm(*sf, c, typeHint);
   if (auto super = std::dynamic_pointer_cast<SuperValue>(callee)) return emitSuper(super, c);
   if (auto* bf = dynamic_cast<BuiltinFunction*>(callee.get())) {
+    if (bf->name == "aten::sum" && !bf->self && c.func->kind == ExprKind::Name && !ctx_.archiveMode)
+      if (SugaredValuePtr v = tryEmitPythonSum(c)) return v;
     // any(x for ...) / all(x for ...) stop at the deciding element, as Python's
     bool isAny = bf->name == "aten::any", isAll = bf->name == "aten::all";
     if ((isAny || isAll) && !bf->self && c.func->kind == ExprKind::Name && c.args.size() == 1 && c.keywords.empty() &&

@@ -94,8 +94,12 @@ void forEachTarget(const StmtList& stmts, const std::function<void(const ExprPtr
       case StmtKind::For:
         target(s->as<ForStmt>().target);
         forEachTarget(s->as<ForStmt>().body, target, name);
+        forEachTarget(s->as<ForStmt>().orelse, target, name);
         break;
-      case StmtKind::While: forEachTarget(s->as<WhileStmt>().body, target, name); break;
+      case StmtKind::While:
+        forEachTarget(s->as<WhileStmt>().body, target, name);
+        forEachTarget(s->as<WhileStmt>().orelse, target, name);
+        break;
       case StmtKind::Try:
         for (auto& h : s->as<TryStmt>().handlers)
           if (!h.name.empty()) name(h.name);
@@ -140,6 +144,9 @@ bool containsBreak(const StmtList& stmts) {
     if (s->kind == StmtKind::If && (containsBreak(s->as<IfStmt>().body) || containsBreak(s->as<IfStmt>().orelse)))
       return true;
     if (s->kind == StmtKind::With && containsBreak(s->as<WithStmt>().body)) return true;
+    // a nested loop's else clause runs in this loop
+    if (s->kind == StmtKind::For && containsBreak(s->as<ForStmt>().orelse)) return true;
+    if (s->kind == StmtKind::While && containsBreak(s->as<WhileStmt>().orelse)) return true;
     if (s->kind == StmtKind::Try)
       for (const StmtList* c : tryClauses(s->as<TryStmt>()))
         if (containsBreak(*c)) return true;
@@ -154,8 +161,12 @@ bool containsReturn(const StmtList& stmts) {
       case StmtKind::If:
         if (containsReturn(s->as<IfStmt>().body) || containsReturn(s->as<IfStmt>().orelse)) return true;
         break;
-      case StmtKind::For: if (containsReturn(s->as<ForStmt>().body)) return true; break;
-      case StmtKind::While: if (containsReturn(s->as<WhileStmt>().body)) return true; break;
+      case StmtKind::For:
+        if (containsReturn(s->as<ForStmt>().body) || containsReturn(s->as<ForStmt>().orelse)) return true;
+        break;
+      case StmtKind::While:
+        if (containsReturn(s->as<WhileStmt>().body) || containsReturn(s->as<WhileStmt>().orelse)) return true;
+        break;
       case StmtKind::With: if (containsReturn(s->as<WithStmt>().body)) return true; break;
       case StmtKind::Try:
         for (const StmtList* c : tryClauses(s->as<TryStmt>()))
@@ -175,6 +186,8 @@ bool containsContinue(const StmtList& stmts) {
         if (containsContinue(s->as<IfStmt>().body) || containsContinue(s->as<IfStmt>().orelse)) return true;
         break;
       case StmtKind::With: if (containsContinue(s->as<WithStmt>().body)) return true; break;
+      case StmtKind::For: if (containsContinue(s->as<ForStmt>().orelse)) return true; break;  // runs in this loop
+      case StmtKind::While: if (containsContinue(s->as<WhileStmt>().orelse)) return true; break;
       case StmtKind::Try:
         for (const StmtList* c : tryClauses(s->as<TryStmt>()))
           if (containsContinue(*c)) return true;

@@ -63,8 +63,12 @@ void FunctionEmitter::emitDef(const DefStmt& def, const FunctionSchema& schema, 
       for (auto& st : ss) {
         if (st->kind == StmtKind::Return && inLoop) return true;
         if (st->kind == StmtKind::If && (returnInLoop(st->as<IfStmt>().body, inLoop) || returnInLoop(st->as<IfStmt>().orelse, inLoop))) return true;
-        if (st->kind == StmtKind::For && returnInLoop(st->as<ForStmt>().body, true)) return true;
-        if (st->kind == StmtKind::While && returnInLoop(st->as<WhileStmt>().body, true)) return true;
+        if (st->kind == StmtKind::For &&
+            (returnInLoop(st->as<ForStmt>().body, true) || returnInLoop(st->as<ForStmt>().orelse, inLoop)))
+          return true;
+        if (st->kind == StmtKind::While &&
+            (returnInLoop(st->as<WhileStmt>().body, true) || returnInLoop(st->as<WhileStmt>().orelse, inLoop)))
+          return true;
         if (st->kind == StmtKind::With && returnInLoop(st->as<WithStmt>().body, inLoop)) return true;
       }
       return false;

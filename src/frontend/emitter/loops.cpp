@@ -1,5 +1,6 @@
 // `for` and `while` loops: prim::Loop carrying the variables the body assigns, break/return lowered to
-// loop-carried flags, loops over tuples and module lists unrolled.
+// loop-carried flags, loops over tuples and module lists unrolled. A loop's `else` clause is emitted after
+// it by the statement that holds the loop (statements.cpp), tested on the break flag.
 #include "frontend/ir_emitter.h"
 
 #include <set>
@@ -149,8 +150,6 @@ void FunctionEmitter::emitUnrolledFor(const ForStmt& s, const std::vector<Sugare
 }
 
 void FunctionEmitter::emitFor(const ForStmt& s) {
-  if (!s.orelse.empty()) throw CompileError("else branches of for loops aren't supported",
-                                           SourceRange(s.range.source, s.range.start, s.range.start + 3));
   SugaredValuePtr it = emitSugaredExpr(s.iter);
   const SourceRange& loc = s.range;
   std::vector<std::string> targetNames;
@@ -204,8 +203,6 @@ void FunctionEmitter::emitDictSizeCheck(const SourceRange& loc, Value* dict, Val
 }
 
 void FunctionEmitter::emitWhile(const WhileStmt& s) {
-  if (!s.orelse.empty()) throw CompileError("else branches of while loops aren't supported",
-                                           SourceRange(s.range.source, s.range.start, s.range.start + 5));
   Value* trip = insertConstant(IValue(int64_t(INT64_MAX)), s.range);
   emitLoop(s.range, trip, s.test, [](Value*) {}, s.body, {});
 }

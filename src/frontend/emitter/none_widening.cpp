@@ -28,10 +28,14 @@ void scanAssignments(const StmtList& stmts, std::set<std::string>& none, std::se
         scanAssignments(s->as<IfStmt>().body, none, other);
         scanAssignments(s->as<IfStmt>().orelse, none, other);
         break;
-      case StmtKind::While: scanAssignments(s->as<WhileStmt>().body, none, other); break;
+      case StmtKind::While:
+        scanAssignments(s->as<WhileStmt>().body, none, other);
+        scanAssignments(s->as<WhileStmt>().orelse, none, other);
+        break;
       case StmtKind::For:
         collectTargetNames(s->as<ForStmt>().target, other);
         scanAssignments(s->as<ForStmt>().body, none, other);
+        scanAssignments(s->as<ForStmt>().orelse, none, other);
         break;
       case StmtKind::With:
         for (const WithItem& w : s->as<WithStmt>().items)

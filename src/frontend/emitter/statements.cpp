@@ -122,13 +122,35 @@ FunctionEmitter::BlockExit FunctionEmitter::emitStatement(const StmtPtr& s, cons
     }
     case StmtKind::For:
     case StmtKind::While: {
-      const StmtList& body = s->kind == StmtKind::For ? s->as<ForStmt>().body : s->as<WhileStmt>().body;
-      if (s->kind == StmtKind::For) emitFor(s->as<ForStmt>());
+      bool isFor = s->kind == StmtKind::For;
+      const StmtList& body = isFor ? s->as<ForStmt>().body : s->as<WhileStmt>().body;
+      const StmtList& orelse = isFor ? s->as<ForStmt>().orelse : s->as<WhileStmt>().orelse;
+      // a return in the body is tested below before the rest runs: only a break needs the flag
+      bool breaks = containsBreak(body);
+      if (isFor) emitFor(s->as<ForStmt>());
       else emitWhile(s->as<WhileStmt>());
-      if (!containsReturn(body)) return ex;
-      // a return inside the loop: `if $did_return: return $loop_return` else the rest of the block
+      if (orelse.empty() && !containsReturn(body)) return ex;
       StmtList rest(stmts.begin() + static_cast<long>(index) + 1, stmts.end());
       consumedRest = true;
+      if (!orelse.empty()) {
+        // the loop's else clause (PyTorch 1.13: "else branches of for loops aren't supported") runs when the
+        // loop ends without break or return: `if not <the loop's break flag>: else-clause`, then the rest
+        StmtList after;
+        if (breaks) {
+          std::string name = "$loop_else" + std::to_string(tmpCounter_++);
+          Value* broke = env_->find(loopBreakFlag(loopDepth_ + 1), s->range)->asValue(s->range, *this);
+          env_->table[name] = std::make_shared<SimpleValue>(
+              builtinCallValue(s->range, "aten::__not__", {NamedValue(s->range, broke)}));
+          after.push_back(std::make_shared<IfStmt>(s->range, std::make_shared<NameExpr>(s->range, name), orelse,
+                                                   StmtList{}));
+        } else {
+          after = orelse;
+        }
+        after.insert(after.end(), rest.begin(), rest.end());
+        rest = std::move(after);
+      }
+      if (!containsReturn(body)) return emitStatements(rest);
+      // a return inside the loop: `if $did_return: return $loop_return` else the rest of the block
       auto test = std::make_shared<NameExpr>(s->range, "$did_return");
       StmtList ret{std::make_shared<ReturnStmt>(s->range, std::make_shared<NameExpr>(s->range, "$loop_return"))};
       return emitIf(IfStmt(s->range, test, ret, rest));

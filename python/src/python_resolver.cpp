@@ -89,6 +89,40 @@ struct PythonVarArgsFunctionValue : SugaredValue {
   py::object function;
 };
 
+// An nn.Module subclass named in compiled code: `isinstance(x, M)` (through objectToType) and its static
+// methods and constants, `M.scale(x, 2.0)`, as torch.jit resolves them; constructing or otherwise using the
+// class is a CompileError (a module is built in Python).
+struct PythonModuleClassValue : SugaredValue {
+  PythonModuleClassValue(py::object c, std::shared_ptr<PythonResolver> r, std::string n)
+      : cls(std::move(c)), resolver(std::move(r)), name(std::move(n)) {}
+  ~PythonModuleClassValue() override {
+    py::gil_scoped_acquire gil;
+    cls = py::object();
+  }
+  std::string kind() const override { return "nn.Module subclass '" + name + "'"; }
+  SugaredValuePtr attr(const SourceRange& loc, FunctionEmitter&, const std::string& field) override {
+    py::gil_scoped_acquire gil;
+    py::object raw = py::module_::import("inspect").attr("getattr_static")(cls, field.c_str(), py::none());
+    bool isStatic = py::isinstance(raw, py::module_::import("builtins").attr("staticmethod"));
+    if (raw.is_none() || (!isStatic && (PyCallable_Check(raw.ptr()) || py::hasattr(raw, "__get__"))))
+      throw CompileError("'" + name + "." + field + "' is not a static method or constant of the nn.Module subclass '" +
+                             name + "': compiled code reaches a module's methods through a module object (self)",
+                         loc);
+    SugaredValuePtr v = resolver->objectToSugared(cls.attr(field.c_str()), field, loc);
+    if (!v) throw CompileError("'" + name + "." + field + "' cannot be used in TorchScript code", loc);
+    return v;
+  }
+  SugaredValuePtr call(const SourceRange& loc, FunctionEmitter&, const std::vector<NamedValue>&,
+                       const std::vector<NamedValue>&, size_t) override {
+    throw CompileError("'" + name + "' is an nn.Module subclass: compiled code cannot create modules; create the "
+                       "module in Python and make it an attribute of the scripted module",
+                       loc);
+  }
+  py::object cls;
+  std::shared_ptr<PythonResolver> resolver;
+  std::string name;
+};
+
 // A Python module other than the namespaces the frontend knows: `mymod.helper(x)`, `kindling.jit.annotate`.
 struct PythonModuleValue : SugaredValue {
   PythonModuleValue(py::object m, std::shared_ptr<PythonResolver> r) : module(std::move(m)), resolver(std::move(r)) {}
@@ -396,9 +430,7 @@ SugaredValuePtr PythonResolver::objectToSugared(py::handle obj, const std::strin
   if (tag == "super") return std::make_shared<PythonSuperValue>(py::reinterpret_borrow<py::object>(t[1]));
   if (tag == "annotation") throw CompileError("'" + name + "' is a type, not a value", loc);
   if (tag == "module_class")
-    throw CompileError("'" + name + "' is an nn.Module subclass: compiled code can use it in isinstance() only; "
-                       "create the module in Python and make it an attribute of the scripted module",
-                       loc);
+    return std::make_shared<PythonModuleClassValue>(py::reinterpret_borrow<py::object>(obj), shared_from_this(), name);
   throw CompileError("internal error: unknown classification '" + tag + "' of '" + name + "'", loc);
 }
 

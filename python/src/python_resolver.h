@@ -16,9 +16,10 @@
 //                                whose schema matches
 //   ("type", qualname)           a class / NamedTuple / Enum type of the Python compilation unit
 //   ("annotation", "List[int]")  a typing alias (resolveType only): parsed as an annotation
-//   ("module_class", [qualname, ...], own_qualname)  an nn.Module subclass (isinstance only): the module
-//                                classes built from it and its subclasses (a Union of several); none: an
-//                                unregistered module class named own_qualname, which no value has
+//   ("module_class", [qualname, ...], own_qualname)  an nn.Module subclass: as a type (isinstance), the
+//                                module classes built from it and its subclasses (a Union of several); none:
+//                                an unregistered module class named own_qualname, which no value has; as a
+//                                value, its static methods and constants (`M.scale(x)`)
 //   ("module", "torch", m)       a namespace the frontend knows: torch, math, torch.nn.functional, ...
 //                                (m, the Python module, resolves what the frontend does not: submodules
 //                                such as torch.overrides, special forms)

@@ -341,6 +341,44 @@ def _module_class(cls):
     return ("module_class", names, module_qualified_name(cls))
 
 
+_torch_script_function_sources = weakref.WeakKeyDictionary()  # torch ScriptFunction -> Python function
+
+
+def _python_function_of_torch_script_function(obj):
+    """A Python function for the torch ScriptFunction `obj` (`@torch.jit.script def f` in a module, called from code
+    Kindling compiles), without calling torch.jit: torch keeps no reference to the function it compiled, so the
+    def is found again by `obj.qualified_name` ("__torch__.<module>.<name>") in its module's source file and
+    defined anew, undecorated, over a copy of the module's globals (its source lines are the file's, so errors
+    point there). None for anything else, or when the def cannot be found."""
+    import ast
+    import sys
+    script_function = getattr(getattr(torch, "jit", None), "ScriptFunction", None)
+    if script_function is None or not isinstance(obj, script_function):
+        return None
+    done = _torch_script_function_sources.get(obj)
+    if done is not None:
+        return done
+    parts = str(getattr(obj, "qualified_name", "")).split(".")
+    if len(parts) < 2 or parts[0] != "__torch__":
+        return None
+    module = sys.modules.get(".".join(parts[1:-1]) or "__main__")
+    try:
+        filename = inspect.getsourcefile(module)
+        tree = ast.parse(open(filename).read(), filename)
+    except (TypeError, OSError, SyntaxError):
+        return None
+    defs = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == parts[-1]]
+    if len(defs) != 1:
+        return None
+    node = defs[0]
+    node.decorator_list = []
+    namespace = dict(module.__dict__)
+    exec(compile(ast.Module(body=[node], type_ignores=[]), filename, "exec"), namespace)
+    fn = namespace[node.name]
+    _torch_script_function_sources[obj] = fn
+    return fn
+
+
 def _unwrap_script_if_tracing(fn):
     """The function a torch.jit._script_if_tracing / kindling.jit.script_if_tracing wrapper wraps (compiled code
     calls it, as torch.jit.script does: its source, globals and closure are the original's)."""
@@ -414,6 +452,8 @@ def _classify(obj):
         wrapped = getattr(obj, "_torchdynamo_inline", None)
         return ("function", _compile_function(wrapped if wrapped is not None else obj)._c)
     inline = getattr(obj, "_torchdynamo_inline", None)  # a torch.jit.ScriptFunction: its Python function
+    if not inspect.isfunction(inline):
+        inline = _python_function_of_torch_script_function(obj)
     if inspect.isfunction(inline):
         return ("function", _compile_function(inline)._c)
     if isinstance(obj, torch.Tensor):

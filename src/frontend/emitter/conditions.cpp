@@ -226,6 +226,16 @@ CondValue FunctionEmitter::emitBoolOp(const BoolOpExpr& b) {
       next.falseRefs = acc.falseRefs;
       next.falseRefs.insert(next.falseRefs.end(), rhs.falseRefs.begin(), rhs.falseRefs.end());
     }
+    // As PyTorch's emitShortCircuitLogical: `a and <static False>` is static False, `a or <static True>` static
+    // True (a is still evaluated), and two static operands give a static result, so `if t is not None and
+    // self.proj is not None:` with proj None emits no branch that calls None.
+    std::optional<bool> known;
+    if (rhs.staticValue && *rhs.staticValue == !isAnd) known = !isAnd;
+    else if (rhs.staticValue && acc.staticValue) known = *rhs.staticValue;
+    if (known) {
+      next.staticValue = known;
+      next.value = insertConstant(IValue(*known), b.range);
+    }
     acc = next;
   }
   return acc;

@@ -44,3 +44,18 @@ def reseeding_repeats(seed: int) -> bool:
     torch.manual_seed(seed)
     b = torch.rand(6)
     return bool(torch.equal(a, b))
+
+
+# case: (5,)
+# case: (99,)
+def exponential_draws(seed: int) -> List[torch.Tensor]:
+    torch.manual_seed(seed)
+    return [torch.empty(7).exponential_(), torch.empty(3, 2, dtype=torch.float64).exponential_(2.5),
+            torch.empty(4, 3).t().exponential_(0.5), torch.empty(3, 5)[:, 1:4].t().uniform_(-1.0, 1.0)]
+
+
+# case: (3,)
+def gumbel_softmax_draws(seed: int) -> List[torch.Tensor]:
+    torch.manual_seed(seed)
+    x = torch.arange(12.0).reshape(3, 4) / 5
+    return [torch.nn.functional.gumbel_softmax(x), torch.nn.functional.gumbel_softmax(x, tau=0.5, hard=True, dim=0)]

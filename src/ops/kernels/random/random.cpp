@@ -9,10 +9,12 @@
 //                        >= 16: uniform fill then Box-Muller on 16-element blocks (the last block
 //                        recomputed), as normal_fill (values equal up to libm rounding: PyTorch's
 //                        AVX2 path uses SLEEF's float log/cos)
+//   exponential_         -1 / lambda * log(1 - u) of a double uniform u per element (ATen without MKL)
 //   bernoulli(p_tensor)  float (double for a double p) uniform < p per element         (bit-exact)
 //   bernoulli(p float)   double uniform < p per element (ATen without MKL)            (bit-exact)
 //   dropout family       bernoulli_(1 - p) noise as ATen's _dropout_impl              (bit-exact)
 // Explicit Generator arguments are not supported (only None).
+#include <algorithm>
 #include <cmath>
 #include <mutex>
 #include <random>
@@ -82,13 +84,25 @@ double normalDouble(CpuGenerator& g, double mean, double std) {
   return r * std::cos(theta) * std + mean;
 }
 
-// Fills `t` (any layout) element by element in logical order.
+// Fills `t` (any layout) element by element in the order ATen's cpu_serial_kernel visits it: memory order,
+// the dims taken from the largest stride to the smallest (TensorIterator's order; equal strides keep the
+// outer dim outside), so a transposed tensor gets the draws of its contiguous storage.
 template <class T, class F>
 void fillSerial(Tensor& t, F draw) {
-  Tensor c = t.is_contiguous() ? t : Tensor::empty(t.sizes(), t.dtype());
+  if (t.is_contiguous()) {
+    T* p = t.data_ptr<T>();
+    for (int64_t i = 0; i < t.numel(); ++i) p[i] = draw();
+    return;
+  }
+  IntArray order, multi;  // dims of size 1 visit nothing: first; the others by decreasing stride
+  for (size_t d = 0; d < t.sizes().size(); ++d) (t.sizes()[d] == 1 ? order : multi).push_back(static_cast<int64_t>(d));
+  std::stable_sort(multi.begin(), multi.end(), [&](int64_t a, int64_t b) { return t.strides()[a] > t.strides()[b]; });
+  order.insert(order.end(), multi.begin(), multi.end());
+  Tensor visited = t.permute(order);
+  Tensor c = Tensor::empty(visited.sizes(), t.dtype());
   T* p = c.data_ptr<T>();
   for (int64_t i = 0; i < c.numel(); ++i) p[i] = draw();
-  if (!c.is_same(t)) t.copy_(c);
+  visited.copy_(c);
 }
 
 void uniformFill(Tensor& t, double from, double to) {
@@ -243,6 +257,22 @@ void uniformInplaceK(Stack& s) {
   Tensor self = a.tensor(0);
   checkGenerator(a[3]);
   uniformFill(self, a.toDouble(1), a.toDouble(2));
+  a.ret(std::move(self));
+}
+
+void exponentialInplaceK(Stack& s) {
+  Args a(s, 3);
+  Tensor self = a.tensor(0);
+  const double lambda = a.toDouble(1);
+  checkGenerator(a[2]);
+  KD_CHECK(isFloatingType(self.dtype()), "\"exponential_cpu\" not implemented for '{}'", scalarTypeName(self.dtype()));
+  KD_CHECK(lambda > 0.0, "exponential_ expects lambda > 0.0, but found lambda={}", lambda);
+  CpuGenerator& g = gen();
+  std::lock_guard<std::mutex> lock(g.mu);
+  dispatchLoopFloating(self.dtype(), "exponential_", [&](auto tag) {
+    using T = decltype(tag);
+    fillSerial<T>(self, [&]() { return static_cast<T>(-1.0 / lambda * std::log(1.0 - uniformReal<double>(g, 0, 1))); });
+  });
   a.ret(std::move(self));
 }
 
@@ -451,6 +481,7 @@ void registerRandomOps(OperatorRegistry& r) {
   r.add("aten::randperm.generator(int n, *, Generator? generator, ScalarType? dtype=4, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", randpermK<true>);
   r.add("aten::uniform_(Tensor(a!) self, float from=0., float to=1., *, Generator? generator=None) -> Tensor(a!)", uniformInplaceK);
   r.add("aten::normal_(Tensor(a!) self, float mean=0., float std=1., *, Generator? generator=None) -> Tensor(a!)", normalInplaceK);
+  r.add("aten::exponential_(Tensor(a!) self, float lambd=1., *, Generator? generator=None) -> Tensor(a!)", exponentialInplaceK);
   r.add("aten::normal.float_float(float mean, float std, int[] size, *, Generator? generator=None, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor", normalFloatFloatK);
   r.add("aten::normal.Tensor_float(Tensor mean, float std=1., *, Generator? generator=None) -> Tensor", normalTensorFloatK);
   r.add("aten::normal.float_Tensor(float mean, Tensor std, *, Generator? generator=None) -> Tensor", normalFloatTensorK);

@@ -190,6 +190,18 @@ def log_softmax(input: Tensor, dim: Optional[int] = None, _stacklevel: int = 3, 
     return ret
 
 
+def gumbel_softmax(logits: Tensor, tau: float = 1, hard: bool = False, eps: float = 1e-10, dim: int = -1) -> Tensor:
+    # Gumbel(0, 1) noise as -log of an Exponential(1) sample (eps is deprecated and unused, as in PyTorch)
+    noise = -torch.empty_like(logits, memory_format=torch.legacy_contiguous_format).exponential_().log()
+    y_soft = ((logits + noise) / tau).softmax(dim)
+    if hard:
+        # straight-through: the one-hot of the argmax, with y_soft's gradient
+        index = y_soft.max(dim, keepdim=True)[1]
+        y_hard = torch.zeros_like(logits, memory_format=torch.legacy_contiguous_format).scatter_(dim, index, 1.0)
+        return y_hard - y_soft.detach() + y_soft
+    return y_soft
+
+
 def dropout(input: Tensor, p: float = 0.5, training: bool = True, inplace: bool = False) -> Tensor:
     _dropout_p_check(p)
     if inplace:

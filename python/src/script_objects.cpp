@@ -5,6 +5,7 @@
 #include <pybind11/stl.h>
 
 #include "api/api.h"
+#include "ops/kernels/prim/grad_mode.h"
 #include "passes/canonicalize/inliner.h"
 #include "serialize/export_archive.h"
 #include "serialize/import_archive.h"
@@ -72,6 +73,10 @@ py::object invokeFunction(Function& fn, const IValue* self, const py::args& args
                                          shortName(schema), k, schema.str()));
     }
   }
+  // the call runs in torch's grad mode (torch.no_grad() around it: torch.is_grad_enabled() is False inside)
+  static py::object* torchGradEnabled =
+      new py::object(py::module_::import("torch").attr("is_grad_enabled"));  // lives as long as the process
+  setGradModeEnabled((*torchGradEnabled)().cast<bool>());
   {
     py::gil_scoped_release noGil;
     fn.run(stack);

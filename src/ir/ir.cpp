@@ -372,7 +372,10 @@ bool Node::isBefore(const Node* n) const {
 
 bool Node::hasSideEffects() const {
   static const Symbol kRaise = Symbol::fromQualString("prim::RaiseException");
-  if (kind_ == prim::Print || kind_ == kRaise || kind_ == prim::SetAttr || kind_ == prim::CallMethod ||
+  // reads the thread's grad mode, which aten::set_grad_enabled and `with torch.no_grad()` change: never
+  // folded or moved (torch registers it with conservative alias analysis)
+  static const Symbol kIsGradEnabled = Symbol::fromQualString("aten::is_grad_enabled");
+  if (kind_ == prim::Print || kind_ == kRaise || kind_ == kIsGradEnabled || kind_ == prim::SetAttr || kind_ == prim::CallMethod ||
       kind_ == prim::CallFunction || kind_ == prim::Enter || kind_ == prim::Exit || kind_ == prim::fork ||
       kind_ == prim::wait || kind_ == prim::Store || kind_ == prim::IgnoredPythonOp || kind_ == aten::warn ||
       kind_ == aten::manual_seed || kind_ == prim::Param || kind_ == prim::Return)

@@ -471,7 +471,8 @@ def script(obj, optimize=None, _frame_depth=0, _rcb=None, example_inputs=None):
 
     - a function: returns a ScriptFunction (cached per function); the functions it calls are compiled too;
     - a class (TorchScript class, NamedTuple, Enum): compiles its type and returns the class itself;
-    - a ScriptFunction / ScriptModule: returned unchanged.
+    - a ScriptFunction / ScriptModule: returned unchanged; torch.jit's (scripted or traced): a ScriptModule
+      loaded from the archive torch writes of it, a ScriptFunction compiled from the def torch compiled.
     With PYTORCH_JIT=0 the object is returned unchanged. Compile errors raise kindling.jit.CompileError with
     the user's file, line and the ``~~~ <--- HERE`` marker."""
     if not _state.enabled:
@@ -479,6 +480,15 @@ def script(obj, optimize=None, _frame_depth=0, _rcb=None, example_inputs=None):
     from ._script_module import ScriptModule
     if isinstance(obj, (ScriptFunction, ScriptModule)):
         return obj
+    torch_script_module = getattr(getattr(torch, "jit", None), "ScriptModule", None)
+    if torch_script_module is not None and isinstance(obj, torch_script_module):
+        # a module torch.jit compiled already (scripted or traced): the archive torch writes of it, loaded
+        import io
+        from ._serialization import load
+        return load(io.BytesIO(obj.save_to_buffer()))
+    torch_function = _python_function_of_torch_script_function(obj)
+    if torch_function is not None:
+        return _compile_function(torch_function)
     if isinstance(obj, torch.nn.Module):
         from ._recursive import script_module  # nn.Module instances, recursively
         return script_module(obj)

@@ -183,21 +183,28 @@ SugaredValuePtr FunctionEmitter::emitApply(const CallExpr& c, size_t nBinders, c
     callee = base->attr(c.func->range, *this, a.attr);
   } else if (c.func->kind == ExprKind::Name && c.func->as<NameExpr>().id == "list" && c.args.size() == 1 &&
              c.keywords.empty() && !env_->findQuiet("list")) {
-    // list(range(...)): a loop appending each element, as PyTorch emits it
+    // list(range(...)), list(zip(...)), list(enumerate(...)), list(tensor) (its rows): a loop appending each
+    // element, as PyTorch emits list(range(...)); other iterables are aten::list's copies
     SugaredValuePtr it = emitSugaredExpr(c.args[0]);
-    if (!dynamic_cast<RangeValue*>(it.get()))
+    auto* simple = dynamic_cast<SimpleValue*>(it.get());
+    bool tensor = simple && simple->value->type()->kind() == TypeKind::Tensor;
+    if (!dynamic_cast<RangeValue*>(it.get()) && !dynamic_cast<IterableTree*>(it.get()) && !tensor)
       return builtinCall(c.range, "aten::list", {NamedValue(c.args[0]->range, it->asValue(c.args[0]->range, *this))});
     IterPlan plan = planIteration(*this, c.args[0]->range, it);
-    Value* list = createList(IntType(), {}, c.range);
     Value* trip = iterationTripCount(*this, c.range, plan);
     Node* n = graph_.insert(prim::Loop, {trip, insertConstant(IValue(true), c.range)}, 0);
     n->setSourceRange(c.range);
     Block* b = n->addBlock();
     Value* idx = b->addInput();
     idx->setType(IntType());
+    Value* list = nullptr;
     {
       WithInsertPoint guard(b);
       Value* e = iterationElement(*this, c.range, plan, idx)->asValue(c.range, *this);
+      {
+        WithInsertPoint before(n);  // the list, typed by its elements, is made before the loop
+        list = createList(e->type(), {}, c.range);
+      }
       builtinCall(c.range, "aten::append", {NamedValue(c.range, list), NamedValue(c.range, e)});
       b->registerOutput(insertConstant(IValue(true), c.range));
     }

@@ -92,6 +92,10 @@ void setVar(FunctionEmitter& m, Environment& env, const std::string& name, const
       if (auto parent = env.locals.count(name) ? nullptr : env.next->findInScope(name)) {
         if (auto* pv = dynamic_cast<SimpleValue*>(parent.get())) {
           TypePtr parentType = pv->value->type();
+          // `if x is None:` refines an Optional x to None in its branch, where torch keeps it Optional (it
+          // refines only the other branch): a nested block may still assign x a T
+          if (parentType->kind() == TypeKind::None && pv->value->node()->kind() == prim::unchecked_cast)
+            parentType = pv->value->node()->input(0)->type();
           if (!value->type()->isSubtypeOf(parentType)) widen(parentType);
           if (!value->type()->isSubtypeOf(parentType))
             throw CompileError("Variable '" + name + "' previously had type " + typeNameForMsg(parentType) +

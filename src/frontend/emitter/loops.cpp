@@ -141,8 +141,10 @@ void FunctionEmitter::declareFlaggedReturn(const SourceRange& loc) {
 SugaredValuePtr FunctionEmitter::iterableOf(const SourceRange& loc, const SugaredValuePtr& v) { return v; }
 
 void FunctionEmitter::emitUnrolledFor(const ForStmt& s, const std::vector<SugaredValuePtr>& elems) {
-  if (containsBreak(s.body) || (terminates(s.body) & TermContinue) || containsReturn(s.body))
-    throw CompileError("break, continue and return are not supported in loops over tuples or module lists", s.range);
+  if (containsBreak(s.body) || containsContinue(s.body) || containsReturn(s.body))
+    throw CompileError("Because we emit iteration over modulelists or tuples as unrolled loops, we do not support "
+                       "break, continue or return inside the body of these loops (a loop over a tuple or module list)",
+                       s.range);
   for (auto& e : elems) {
     emitAssignTarget(s.target, e, s.range, nullptr);
     emitStatements(s.body);

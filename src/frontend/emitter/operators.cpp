@@ -44,6 +44,13 @@ Value* FunctionEmitter::emitBinOp(const SourceRange& loc, BinOpKind op, Value* l
       if (k == op && ct->findMethod(m))
         return callMethod(loc, lhs, m, {NamedValue(rloc, rhs)}, {})->asValue(loc, *this);
   }
+  // tuple + tuple: the tuple of both element lists (torch's tuple concatenation), `(x,) + outputs[1:]`
+  if (op == BinOpKind::Add && lhs->type()->kind() == TypeKind::Tuple && rhs->type()->kind() == TypeKind::Tuple) {
+    std::vector<Value*> elems;
+    for (Value* t : {lhs, rhs})
+      for (const SugaredValuePtr& e : SimpleValue(t).asTuple(loc, *this, std::nullopt)) elems.push_back(e->asValue(loc, *this));
+    return createTuple(elems, loc);
+  }
   // "fmt" % args → aten::percentFormat(fmt, args): the tuple is passed whole, as PyTorch does
   if (op == BinOpKind::Mod && lhs->type()->kind() == TypeKind::Str) {
     std::vector<NamedValue> args{NamedValue(lloc, lhs), NamedValue(rloc, rhs)};

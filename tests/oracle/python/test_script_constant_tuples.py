@@ -193,5 +193,5 @@ def test_break_in_unrolled_loop_is_a_clear_error():
         return x
 
     with kindling_only_ctx():
-        with pytest.raises(kindling.jit.CompileError, match="break, continue and return are not supported"):
+        with pytest.raises(kindling.jit.CompileError, match="we do not support break, continue or return inside the body of these loops"):
             kindling.jit.script(breaks)

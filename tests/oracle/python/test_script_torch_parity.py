@@ -9,10 +9,10 @@ saved and run by torch.jit.load.
   function: Kindling finds its def again in the module's source);
 - a @staticmethod of the module class called through the class name, `M.scale(x, 2.0)`.
 """
-from pyapi_helpers import forbid_torch_jit, script_save_and_compare  # noqa: F401  (first: puts the package on sys.path)
+from pyapi_helpers import assert_same, forbid_torch_jit, script_save_and_compare  # noqa: F401  (first: puts the package on sys.path)
 
 import copy
-from typing import Optional
+from typing import List, Optional, Tuple
 
 import pytest
 import torch
@@ -104,3 +104,93 @@ def test_exponential_draws_equal_torchs():
         ours = kindling.jit.script(draws)(7)
     for a, b in zip(ours, expected):
         assert a.dtype == b.dtype and torch.equal(a, b), (a, b)
+
+
+class GradModeBranch(nn.Module):
+    def forward(self, x: Tensor):
+        with torch.no_grad():
+            inside = torch.is_grad_enabled()
+        y = x + 1 if torch.is_grad_enabled() else x - 1
+        return y, inside, torch.is_grad_enabled()
+
+
+def test_grad_mode_is_torchs_at_the_call():
+    """torch.is_grad_enabled() is the caller's grad mode (it was folded to True), `with torch.no_grad()` sets it
+    for its body and restores it."""
+    x = torch.zeros(2)
+    theirs = torch.jit.script(GradModeBranch())
+    with forbid_torch_jit():
+        ours = kindling.jit.script(GradModeBranch())
+    for grad in (True, False):
+        with torch.set_grad_enabled(grad):
+            expected = GradModeBranch()(x)
+            assert_same(ours(x), expected)
+            assert_same(theirs(x), expected)
+
+
+def test_transformer_encoder_padding_fast_path(tmp_path):
+    """Under no_grad in eval mode nn.TransformerEncoder with src_key_padding_mask takes the nested-tensor fast
+    path: padded positions are 0, as eager gives (torch.jit's scripted module gives it too when scripted first in
+    a process; after test_script_torch_nn's scripting of the same classes it takes the slow path)."""
+    torch.manual_seed(0)
+    layer = nn.TransformerEncoderLayer(d_model=8, nhead=2, dim_feedforward=16, dropout=0.0, batch_first=True)
+    model = nn.TransformerEncoder(layer, num_layers=2).eval()
+    x = torch.randn(2, 4, 8)
+    mask = torch.tensor([[False] * 4, [False, False, True, True]])
+    with torch.no_grad():
+        expected = model(x, src_key_padding_mask=mask)
+        assert torch.equal(expected[1, 2:], torch.zeros(2, 8))
+        with forbid_torch_jit():
+            ours = kindling.jit.script(model)
+            got = ours(x, src_key_padding_mask=mask)
+        assert_same(got, expected)
+
+
+class HuggingFaceOutputs(nn.Module):
+    def forward(self, x: Tensor, bias: Optional[Tensor] = None) -> Tuple[Tensor, Tensor, int]:
+        if bias is None:
+            if bool(x.sum() > 0):
+                bias = torch.zeros_like(x)
+            else:
+                bias = torch.ones_like(x)
+        outputs = (x * 2, x.softmax(-1))
+        rest = outputs[1:]
+        outputs = (abs(outputs[0] - 3) + bias,) + rest + (len(list(x)),)
+        return outputs
+
+
+def small_builtins(x: Tensor) -> Tuple[List[Tensor], List[Tuple[int, int]], List[Tuple[int, str]], Tensor]:
+    return list(x), list(zip([1, 2], [3, 4])), list(enumerate(["a", "b"])), abs(x[0])
+
+
+def test_tuple_concatenation_abs_and_list_builtins(tmp_path):
+    x = torch.tensor([[1.0, -2.0], [3.0, 4.0]])
+    script_save_and_compare(HuggingFaceOutputs(), (x,), HuggingFaceOutputs()(x), tmp_path / "m.pt",
+                            theirs=torch.jit.script(HuggingFaceOutputs())(x))
+    script_save_and_compare(small_builtins, (x,), small_builtins(x), tmp_path / "f.pt",
+                            theirs=torch.jit.script(small_builtins)(x))
+
+
+class Child(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(3, 2)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return self.lin(x).relu()
+
+
+def test_torch_compiled_objects_given_to_kindling(tmp_path):
+    """A module torch.jit scripted or traced, given to kindling.jit.script: Kindling loads the archive torch
+    writes of it; a torch ScriptFunction: Kindling compiles the def torch compiled."""
+    torch.manual_seed(0)
+    x = torch.randn(4, 3)
+    child = Child()
+    with torch.no_grad():
+        expected = child(x)
+        for compiled in (torch.jit.script(child), torch.jit.trace(child, (x,))):
+            with forbid_torch_jit():
+                ours = kindling.jit.script(compiled)
+                assert_same(ours(x), expected)
+    with forbid_torch_jit():
+        assert_same(kindling.jit.script(twice_gelu)(x), twice_gelu(x))

@@ -27,14 +27,17 @@
 // Float and double (the fast path's own dtypes on CPU). Nested tensors exist only as far as
 // nn.TransformerEncoder's no-grad fast path with a src_key_padding_mask needs them (what torch.jit.trace records
 // under no_grad): _nested_tensor_from_mask -> _transformer_encoder_layer_fwd ... -> to_padded_tensor. Kindling
-// holds one as a Capsule (NestedTensor below: the padded buffer and each sequence's length), not a Tensor, so
-// any other operator given one fails with a type error instead of computing on the padding.
+// holds one as a Capsule (nested_tensor.h: the padded buffer and each sequence's length), not a Tensor, so
+// any other operator given one fails with a type error instead of computing on the padding (the metadata
+// queries TransformerEncoderLayer.forward makes before the fused call, dim / is_nested / requires_grad /
+// device, answer for it).
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <type_traits>
 #include <vector>
 
+#include "ops/kernels/attention/nested_tensor.h"
 #include "ops/registry/kernel_args.h"
 #include "ops/registry/op_call.h"
 #include "ops/registry/operator.h"
@@ -188,26 +191,6 @@ void nativeMhaOp(Stack& s) {
 
 Tensor layerNorm(const Tensor& x, const Tensor& w, const Tensor& b, double eps) {
   return kLayerNorm(x, makeIntList({x.size(x.dim() - 1)}), w, b, eps, true);
-}
-
-/// A nested tensor of B sequences (L_b, D): `padded` is (B, L, D) with sequence b in padded[b, :L_b] (the rest
-/// is unspecified), `lengths` the L_b. PyTorch's nested tensors hold the sequences packed; the padded form
-/// computes the same values with the attention's key padding mask.
-struct NestedTensor : IntrusiveTarget {
-  Tensor padded;
-  std::vector<int64_t> lengths;
-};
-
-NestedTensor* asNested(const IValue& v) {
-  if (v.tag() != IValue::Tag::Capsule) return nullptr;
-  return dynamic_cast<NestedTensor*>(v.rawPtr());
-}
-
-IValue makeNested(Tensor padded, std::vector<int64_t> lengths) {
-  auto* n = new NestedTensor();
-  n->padded = std::move(padded);
-  n->lengths = std::move(lengths);
-  return IValue::fromPtr(IValue::Tag::Capsule, n);
 }
 
 /// (B, L) bool key padding mask of a nested tensor: True past each sequence's length.

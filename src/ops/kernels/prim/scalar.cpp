@@ -25,6 +25,7 @@
 #include <limits>
 
 #include "core/value_nesting.h"
+#include "ops/registry/op_call.h"
 #include "ops/registry/operator.h"
 
 namespace kindling {
@@ -467,6 +468,12 @@ void registerPrimScalarOps(OperatorRegistry& r) {
   r.add("aten::neg.int(int a) -> int", negOp);
   r.add("aten::neg.float(float a) -> float", negOp);
   r.add("aten::neg.Scalar(Scalar a) -> Scalar", negOp);
+  // builtin abs() of a Tensor is torch.abs (torch's prim::abs(Tensor x) overload), never an int conversion
+  r.add("prim::abs(Tensor x) -> Tensor", [](Stack& st) {
+    static const OpHandle kAbs("aten::abs");
+    Tensor x = pop(st).toTensor();
+    push(st, std::move(kAbs.run(x).back()));
+  });
   r.add("prim::abs.int(int a) -> int", absOp);
   r.add("prim::abs.float(float a) -> float", absOp);
   r.add("prim::abs.Scalar(Scalar a) -> Scalar", absOp);

@@ -5,6 +5,8 @@
 // Registered with PyTorch 1.13's schemas; error messages follow PyTorch's.
 #include <string>
 
+#include "ops/kernels/attention/nested_tensor.h"
+#include "ops/kernels/prim/grad_mode.h"
 #include "ops/registry/operator.h"
 #include "tensor/tensor.h"
 #include "tensor/type_promotion.h"
@@ -24,7 +26,17 @@ void strideAt(Stack& s) {
   int64_t d = pop(s).toInt();
   push(s, popTensor(s).stride(d));
 }
-void dim(Stack& s) { push(s, popTensor(s).dim()); }
+// dim, requires_grad and is_nested also answer for a nested tensor (attention/nested_tensor.h), which
+// TransformerEncoderLayer.forward inspects before its fused call
+void dim(Stack& s) {
+  if (const NestedTensor* n = asNested(s.back())) {
+    int64_t d = n->padded.dim();
+    pop(s);
+    push(s, d);
+    return;
+  }
+  push(s, popTensor(s).dim());
+}
 void numel(Stack& s) { push(s, popTensor(s).numel()); }
 void lenTensor(Stack& s) {  // len.Tensor(Tensor t) -> int
   Tensor t = popTensor(s);
@@ -79,7 +91,15 @@ void resultTypeScalar(Stack& s) {
 }
 void device(Stack& s) { pop(s); push(s, Device{DeviceType::CPU, -1}); }
 void layout(Stack& s) { pop(s); push(s, int64_t(0)); }  // torch.strided
-void requiresGrad(Stack& s) { push(s, popTensor(s).requires_grad()); }
+void requiresGrad(Stack& s) {
+  if (asNested(s.back())) {
+    pop(s);
+    push(s, false);
+    return;
+  }
+  push(s, popTensor(s).requires_grad());
+}
+void isNested(Stack& s) { push(s, asNested(pop(s)) != nullptr); }
 void data(Stack& s) { push(s, popTensor(s).alias()); }  // prim::data: the tensor without autograd history
 void grad(Stack& s) { pop(s); push(s, IValue()); }      // no autograd: .grad is always None
 
@@ -198,11 +218,9 @@ void deviceNe(Stack& s) {
 }
 void pushTrue(Stack& s) { push(s, true); }
 void pushFalse(Stack& s) { push(s, false); }
-/// torch.is_grad_enabled() / torch.set_grad_enabled(): Kindling computes no gradients, but programs may
-/// branch on the flag, so it is kept per thread with PyTorch's default (enabled).
-thread_local bool gGradEnabled = true;
-void isGradEnabled(Stack& s) { push(s, gGradEnabled); }
-void setGradEnabled(Stack& s) { gGradEnabled = pop(s).toBool(); }
+/// torch.is_grad_enabled() / torch.set_grad_enabled() (grad_mode.h).
+void isGradEnabled(Stack& s) { push(s, isGradModeEnabled()); }
+void setGradEnabled(Stack& s) { setGradModeEnabled(pop(s).toBool()); }
 
 }  // namespace
 
@@ -245,7 +263,8 @@ void registerTensorPrimOps(OperatorRegistry& r) {
   r.add("prim::data(Tensor(a) a) -> Tensor(a)", data);
   r.add("prim::grad(Tensor a) -> Tensor(*)", grad);
   r.add("prim::is_cpu(Tensor a) -> bool", alwaysTrueTensor);
-  for (const char* k : {"is_cuda", "is_xpu", "is_ipu", "is_meta", "is_mkldnn", "is_mps", "is_nested", "is_ort",
+  r.add("prim::is_nested(Tensor a) -> bool", isNested);
+  for (const char* k : {"is_cuda", "is_xpu", "is_ipu", "is_meta", "is_mkldnn", "is_mps", "is_ort",
                         "is_quantized", "is_sparse", "is_sparse_csr", "is_vulkan"})
     r.add(fmt::format("prim::{}(Tensor a) -> bool", k), alwaysFalseTensor);
 

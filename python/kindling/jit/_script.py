@@ -389,6 +389,8 @@ def _unwrap_script_if_tracing(fn):
 
 def _classify(obj):
     """What a Python object is to the compiler (the tuple forms are listed in python_resolver.h)."""
+    if obj is torch.Size:  # torch.Size([2, 3]): aten::Size, a list of ints in TorchScript
+        return ("builtin", "torch", "Size")
     if _is_constant(obj):
         return ("constant", obj)
     if isinstance(obj, _Super):

@@ -181,6 +181,22 @@ SugaredValuePtr FunctionEmitter::emitApply(const CallExpr& c, size_t nBinders, c
       return std::make_shared<SimpleValue>(n->output());
     }
     callee = base->attr(c.func->range, *this, a.attr);
+  } else if (c.func->kind == ExprKind::Attribute && c.func->as<AttributeExpr>().attr == "type" &&
+             c.args.size() == 1 && c.keywords.empty()) {
+    // x.type(dtype) of a tensor: x.to(dtype), as torch.jit desugars it (aten::to(x, dtype, False, False, None))
+    auto& a = c.func->as<AttributeExpr>();
+    SugaredValuePtr base = emitSugaredExpr(a.value);
+    auto* sv = dynamic_cast<SimpleValue*>(base.get());
+    Value* dtype = sv && sv->value->type()->kind() == TypeKind::Tensor ? emitExpr(c.args[0]) : nullptr;
+    if (dtype && (dtype->type()->kind() == TypeKind::ScalarTypeK || dtype->type()->kind() == TypeKind::Int)) {
+      Value* no = insertConstant(IValue(false), c.range);
+      return builtinCall(c.range, "aten::to",
+                         {NamedValue(a.value->range, sv->value), NamedValue(c.args[0]->range, dtype),
+                          NamedValue(c.range, no), NamedValue(c.range, no),
+                          NamedValue(c.range, insertConstant(IValue(), c.range))});
+    }
+    if (dtype) throw CompileError("Tensor.type() takes a dtype (torch.float64, ...) in TorchScript", c.args[0]->range);
+    callee = base->attr(c.func->range, *this, a.attr);
   } else if (c.func->kind == ExprKind::Name && c.func->as<NameExpr>().id == "list" && c.args.size() == 1 &&
              c.keywords.empty() && !env_->findQuiet("list")) {
     // list(range(...)), list(zip(...)), list(enumerate(...)), list(tensor) (its rows): a loop appending each

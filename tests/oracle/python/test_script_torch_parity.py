@@ -194,3 +194,15 @@ def test_torch_compiled_objects_given_to_kindling(tmp_path):
                 assert_same(ours(x), expected)
     with forbid_torch_jit():
         assert_same(kindling.jit.script(twice_gelu)(x), twice_gelu(x))
+
+
+def tensor_idioms(x: Tensor) -> Tuple[bool, Tensor, Tensor]:
+    return x.shape[1:] == torch.Size([3]), x.type(torch.float64), x.clone().requires_grad_() * 2
+
+
+def test_size_type_and_requires_grad(tmp_path):
+    """torch.Size([...]) (aten::Size), x.type(dtype) (x.to(dtype), as torch desugars it), x.requires_grad_()."""
+    x = torch.ones(2, 3)
+    with torch.no_grad():
+        script_save_and_compare(tensor_idioms, (x,), tensor_idioms(x), tmp_path / "f.pt",
+                                theirs=torch.jit.script(tensor_idioms)(x))

@@ -99,6 +99,11 @@ void requiresGrad(Stack& s) {
   }
   push(s, popTensor(s).requires_grad());
 }
+// x.requires_grad_(b): the flag only (Kindling computes no gradients; torch.jit.load'd archives keep it)
+void setRequiresGrad(Stack& s) {
+  bool flag = pop(s).toBool();
+  s.back().toTensor().impl()->requiresGrad = flag;
+}
 void isNested(Stack& s) { push(s, asNested(pop(s)) != nullptr); }
 void data(Stack& s) { push(s, popTensor(s).alias()); }  // prim::data: the tensor without autograd history
 void grad(Stack& s) { pop(s); push(s, IValue()); }      // no autograd: .grad is always None
@@ -260,6 +265,7 @@ void registerTensorPrimOps(OperatorRegistry& r) {
   r.add("prim::device(Tensor a) -> Device", device);
   r.add("prim::layout(Tensor a) -> Layout", layout);
   r.add("prim::requires_grad(Tensor a) -> bool", requiresGrad);
+  r.add("aten::requires_grad_(Tensor(a!) self, bool requires_grad=True) -> Tensor(a!)", setRequiresGrad);
   r.add("prim::data(Tensor(a) a) -> Tensor(a)", data);
   r.add("prim::grad(Tensor a) -> Tensor(*)", grad);
   r.add("prim::is_cpu(Tensor a) -> bool", alwaysTrueTensor);

@@ -306,6 +306,9 @@ void initModuleBuilderBindings(py::module_& m) {
            "An object of this class with its attributes from `values` ({name: value}); a ScriptModule.")
       .def("same_type", [](const ModuleTypeHandle& a, const ModuleTypeHandle& b) { return a.type == b.type; });
 
+  m.def(
+      "_module_type_of", [](const ObjectHandle& h) { return ModuleTypeHandle{h.module.type(), h.module.compilationUnit()}; },
+      "The class of a scripted or loaded module, to declare it as a submodule of a module built from Python.");
   m.def("create_module_type", &createModuleType, py::arg("qualified_name"),
         "A new module class named `qualified_name`, mangled (___torch_mangle_N) when the name is taken.");
   m.def("_parse_annotation",

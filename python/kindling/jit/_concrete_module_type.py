@@ -241,8 +241,33 @@ def _build_concrete(nn_module):
             c.function_attributes.append((name, item.__func__))
             added.add(name)
     for name, item in submodules:
-        c.modules.append((name, infer_concrete_type(item)))
+        c.modules.append((name, _compiled_submodule(item) or infer_concrete_type(item)))
     return c
+
+
+class CompiledModuleType:
+    """A submodule compiled already: a kindling.jit ScriptModule (scripted or loaded), or a module torch.jit
+    scripted or traced, taken as the ScriptModule loaded from the archive torch writes of it (torch.jit.script
+    of a parent reuses such a child's class and methods the same way). Its class is the submodule's type."""
+
+    def __init__(self, script_module):
+        self.script_module = script_module
+        self.jit_type = _C._module_type_of(script_module._c)
+        self.methods_compiled = True
+        self.modules = []
+        self.attributes = []
+        self.failed_attributes = {}
+
+
+def _compiled_submodule(item):
+    from ._script_module import ScriptModule
+    if isinstance(item, ScriptModule):
+        return CompiledModuleType(item)
+    torch_script_module = getattr(getattr(torch, "jit", None), "ScriptModule", None)
+    if torch_script_module is not None and isinstance(item, torch_script_module):
+        from ._script import script
+        return CompiledModuleType(script(item))
+    return None
 
 
 class ConcreteTypeStore:

@@ -19,7 +19,7 @@ import torch
 
 from .. import _C
 from . import _markers, _sources
-from ._concrete_module_type import infer_concrete_type, type_store
+from ._concrete_module_type import CompiledModuleType, infer_concrete_type, type_store
 
 
 # qualified name of a module class -> (its concrete type, the Python class): what
@@ -389,6 +389,8 @@ def _create_object(concrete, nn_module):
 
 
 def _create(concrete, nn_module):
+    if isinstance(concrete, CompiledModuleType):  # a submodule compiled already: itself
+        return concrete.script_module
     if not concrete.methods_compiled:
         _compile_tree(concrete, nn_module)
     return _create_object(concrete, nn_module)

@@ -206,3 +206,27 @@ def test_size_type_and_requires_grad(tmp_path):
     with torch.no_grad():
         script_save_and_compare(tensor_idioms, (x,), tensor_idioms(x), tmp_path / "f.pt",
                                 theirs=torch.jit.script(tensor_idioms)(x))
+
+
+class Parent(nn.Module):
+    def __init__(self, scripted, traced, ours):
+        super().__init__()
+        self.scripted = scripted
+        self.traced = traced
+        self.ours = ours
+
+    def forward(self, x: Tensor) -> Tensor:
+        return self.scripted(x) * 2 + self.traced(x) - self.ours(x)
+
+
+def test_compiled_submodules(tmp_path):
+    """Submodules compiled already (torch.jit.script'ed, torch.jit.trace'd, kindling.jit.script'ed) inside a
+    module Kindling scripts: their classes and methods are reused, as torch.jit.script of the parent does; the
+    archive holds all of them and torch.jit.load runs it."""
+    torch.manual_seed(0)
+    x = torch.randn(4, 3)
+    a, b, c = Child(), Child(), Child()
+    with torch.no_grad():
+        model = Parent(torch.jit.script(a), torch.jit.trace(b, (x,)), kindling.jit.script(c))
+        expected = a(x) * 2 + b(x) - c(x)
+        script_save_and_compare(model, (x,), expected, tmp_path / "m.pt")

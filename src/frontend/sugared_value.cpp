@@ -534,6 +534,7 @@ SugaredValuePtr BuiltinModule::attr(const SourceRange& loc, FunctionEmitter& m, 
         {"strided", 0}, {"sparse_coo", 1}, {"_mkldnn", 2}};
     for (auto& [n, v] : enums)
       if (field == n) return simple(m.insertConstant(IValue(v), loc));
+    if (field == "finfo" || field == "iinfo") return std::make_shared<SpecialFormValue>(field);  // type_info.cpp
     // torch.pi / e / inf / nan: math's constants (torch re-exports them)
     if (field == "pi") return simple(m.insertConstant(IValue(M_PI), loc));
     if (field == "e") return simple(m.insertConstant(IValue(M_E), loc));

@@ -274,7 +274,8 @@ def _is_constant(v):
 def _special_form(obj):
     import kindling.jit as kj
     from . import _fork
-    table = [(_markers.annotate, "annotate"), (_markers.jit_isinstance, "isinstance"),
+    table = [(torch.finfo, "finfo"), (torch.iinfo, "iinfo"),
+             (_markers.annotate, "annotate"), (_markers.jit_isinstance, "isinstance"),
              (_markers.is_scripting, "is_scripting"), (_markers.is_tracing, "is_tracing"),
              (_fork.fork, "fork"), (_fork.wait, "wait"), (kj.is_tracing, "is_tracing")]
     tj = torch.jit

@@ -5,6 +5,7 @@
 
 #include "frontend/emitter/environment.h"
 #include "frontend/emitter/fork.h"
+#include "frontend/emitter/type_info.h"
 
 namespace kindling {
 
@@ -33,6 +34,16 @@ SugaredValuePtr FunctionEmitter::emitSpecialForm(const SpecialFormValue& f, cons
     std::vector<NamedValue> args = emitArgs(rest);
     std::vector<NamedValue> kwargs = emitKwargs(c.keywords);
     return emitFork(*this, loc, [&] { return forked->call(loc, *this, args, kwargs, 1)->asValue(loc, *this); });
+  }
+  if (form == "finfo" || form == "iinfo") {
+    // torch.finfo(dtype) / torch.iinfo(dtype) (PyTorch 1.13: "Unknown builtin op: aten::finfo"): their
+    // attributes resolved while compiling (frontend/emitter/type_info.h); finfo() is float32's
+    if (c.args.size() > 1 || !c.keywords.empty()) throw CompileError(form + "() takes one argument, a dtype", loc);
+    Value* dtype = c.args.empty() ? insertConstant(IValue(static_cast<int64_t>(ScalarType::Float)), loc)
+                                  : emitExpr(c.args[0]);
+    if (dtype->type()->kind() != TypeKind::Int && dtype->type()->kind() != TypeKind::ScalarTypeK)
+      throw CompileError(form + "() takes a dtype, not a value of type " + dtype->type()->annotationStr(), loc);
+    return std::make_shared<TypeInfoValue>(form == "finfo", dtype);
   }
   if (form == "__new__") {
     // C.__new__(C) in archive code: an uninitialized object (its __init__ is called next)

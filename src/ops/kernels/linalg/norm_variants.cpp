@@ -6,12 +6,17 @@
 //       the p-norm (over `dim`, or over every element).
 //   aten::linalg_vector_norm(self, ord, dim?, keepdim, dtype?): the ord-norm over `dim` (every element for None)
 //       of the input converted to `dtype`; floating inputs only, as torch.linalg.vector_norm.
+//   aten::linalg_norm(self, ord?, dim?, keepdim, dtype?) / linalg_norm.ord_str and aten::linalg_matrix_norm
+//       (torch.linalg.norm / matrix_norm): ATen's dispatch between the vector norm and the matrix norms fro,
+//       nuc, 1, -1, inf, -inf, 2, -2 (the largest / smallest singular value);
 //   aten::nuclear_norm(self 2-d) / nuclear_norm.dim(self, [d0, d1]): the sum of the singular values of each
 //       matrix spanned by the two dims (one-sided Jacobi SVD in double precision).
 //   The out= overloads (frobenius_norm.out, norm.out, norm.dtype_out, nuclear_norm.out/dim_out) write the
 //   result into `out` with PyTorch's resize (ops/kernels/common/out_variant.h); torch.norm's body compiles them.
 // Errors are PyTorch 1.13's ("Expected at most 2 dimensions, but got 3 dimensions instead.").
+#include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "core/type.h"
@@ -62,8 +67,9 @@ void normDtypeK(Stack& s) {
   a.ret(kNormDim(a.tensor(0).to(dt), a[1], intListIValue(IntArray{}), false));
 }
 
-/// Singular values of the m x n row-major matrix `a` (one-sided Jacobi on the columns; a is overwritten).
-double nuclearOfMatrix(std::vector<double>& a, int64_t m, int64_t n) {
+/// The n singular values of the m x n (m >= n) row-major matrix `a` (one-sided Jacobi on the columns; a is
+/// overwritten).
+std::vector<double> singularValuesOf(std::vector<double>& a, int64_t m, int64_t n) {
   auto at = [&](int64_t i, int64_t j) -> double& { return a[static_cast<size_t>(i * n + j)]; };
   for (int sweep = 0; sweep < 80; ++sweep) {
     bool rotated = false;
@@ -88,16 +94,20 @@ double nuclearOfMatrix(std::vector<double>& a, int64_t m, int64_t n) {
       }
     if (!rotated) break;
   }
-  double total = 0;
+  std::vector<double> values;
   for (int64_t j = 0; j < n; ++j) {
     double ss = 0;
     for (int64_t i = 0; i < m; ++i) ss += at(i, j) * at(i, j);
-    total += std::sqrt(ss);
+    values.push_back(std::sqrt(ss));
   }
-  return total;
+  return values;
 }
 
-Tensor nuclearNorm(const Tensor& self, IntArray dim, bool keepdim) {
+/// What a norm keeps of a matrix's singular values: their sum (nuclear), the largest (ord 2), the smallest (-2).
+enum class SingularValues { Sum, Max, Min };
+
+/// The norm `how` of each matrix spanned by the two dims of `self`.
+Tensor singularValueNorm(const Tensor& self, IntArray dim, bool keepdim, SingularValues how) {
   KD_CHECK(dim.size() == 2, "nuclear norm requires a 'dim' argument of size 2");
   KD_CHECK(isFloatingType(self.dtype()), "linalg.svd: Expected a floating point or complex tensor as input. Got {}",
            scalarTypeName(self.dtype()));
@@ -137,10 +147,19 @@ Tensor nuclearNorm(const Tensor& self, IntArray dim, bool keepdim) {
       } else {
         std::copy(src, src + m * n, a.begin());
       }
-      Y[b] = static_cast<T>(nuclearOfMatrix(a, rows, cols));
+      const std::vector<double> sv = singularValuesOf(a, rows, cols);
+      double r = 0;
+      if (how == SingularValues::Sum) for (double v : sv) r += v;
+      else if (!sv.empty()) r = how == SingularValues::Max ? *std::max_element(sv.begin(), sv.end())
+                                                             : *std::min_element(sv.begin(), sv.end());
+      Y[b] = static_cast<T>(r);
     }
   });
   return out;
+}
+
+Tensor nuclearNorm(const Tensor& self, IntArray dim, bool keepdim) {
+  return singularValueNorm(self, std::move(dim), keepdim, SingularValues::Sum);
 }
 
 void nuclearNormK(Stack& s) {
@@ -180,6 +199,99 @@ void linalgVectorNormK(Stack& s) {
   a.ret(kNormDim(x, a[1], intListIValue(dims), a.toBool(3)));
 }
 
+const OpHandle kVectorNorm("aten::linalg_vector_norm");
+
+std::string intListStr(const IntArray& v) {
+  std::string out = "[";
+  for (size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + std::to_string(v[i]);
+  return out + "]";
+}
+const OpHandle kAmax("aten::amax");
+const OpHandle kAmin("aten::amin");
+
+// linalg.matrix_norm's checks (ATen's _linalg_matrix_norm_checks): at least 2 dims, two distinct dims.
+IntArray matrixNormDims(const Tensor& A, IntArray dim) {
+  KD_CHECK(A.dim() >= 2, "linalg.matrix_norm: The input tensor A must have at least 2 dimensions.");
+  KD_CHECK(dim.size() == 2, "linalg.matrix_norm: dim must be a 2-tuple. Got {} dims", dim.size());
+  for (auto& d : dim) d = maybeWrapDim(d, A.dim());
+  KD_CHECK(dim[0] != dim[1], "linalg.matrix_norm: dims must be different. Got ({}, {})", dim[0], dim[1]);
+  KD_CHECK(isFloatingType(A.dtype()), "linalg.matrix_norm: Expected a floating point or complex tensor as input. Got {}",
+           scalarTypeName(A.dtype()));
+  return dim;
+}
+
+// linalg.matrix_norm with a numeric ord, as ATen computes it: 1 / -1 the max / min over dim[1] of the
+// column sums of |A| (the vector 1-norm over dim[0]); inf / -inf the same on the transpose; 2 / -2 the
+// largest / smallest singular value.
+Tensor matrixNormOrd(const Tensor& A, double ord, IntArray dim, bool keepdim, const IValue& dtype) {
+  const double absOrd = std::abs(ord);
+  KD_CHECK(absOrd == 2. || absOrd == 1. || absOrd == INFINITY, "linalg.matrix_norm: Order {} not supported.", ord);
+  dim = matrixNormDims(A, std::move(dim));
+  if (absOrd == 2.) {
+    const Tensor x = dtype.isNone() ? A : A.to(static_cast<ScalarType>(dtype.toInt()));
+    return singularValueNorm(x, dim, keepdim, ord > 0 ? SingularValues::Max : SingularValues::Min);
+  }
+  if (absOrd == INFINITY) std::swap(dim[0], dim[1]);
+  if (!keepdim && dim[0] < dim[1]) --dim[1];
+  const Tensor v = kVectorNorm(A, 1.0, intListIValue(IntArray{dim[0]}), keepdim, dtype);
+  return ord > 0 ? kAmax(v, intListIValue(IntArray{dim[1]}), keepdim) : kAmin(v, intListIValue(IntArray{dim[1]}), keepdim);
+}
+
+// "fro": the 2-norm over both dims; "nuc": the sum of the singular values.
+Tensor matrixNormStr(const Tensor& A, const std::string& ord, IntArray dim, bool keepdim, const IValue& dtype) {
+  KD_CHECK(ord == "fro" || ord == "nuc", "linalg.matrix_norm: Order {} not supported.", ord);
+  dim = matrixNormDims(A, std::move(dim));
+  if (ord == "fro") return kVectorNorm(A, 2.0, intListIValue(dim), keepdim, dtype);
+  const Tensor x = dtype.isNone() ? A : A.to(static_cast<ScalarType>(dtype.toInt()));
+  return nuclearNorm(x, dim, keepdim);
+}
+
+// aten::linalg_matrix_norm(self, Scalar ord, int[] dim=[-2,-1], keepdim, *, dtype) and its str ord overload
+void linalgMatrixNormK(Stack& s) {
+  Args a(s, 5);
+  a.ret(matrixNormOrd(a.tensor(0), a[1].toScalar().toDouble(), a.intList(2), a.toBool(3), a[4]));
+}
+void linalgMatrixNormStrK(Stack& s) {
+  Args a(s, 5);
+  a.ret(matrixNormStr(a.tensor(0), a[1].toStringRef(), a.intList(2), a.toBool(3), a[4]));
+}
+
+// aten::linalg_norm(self, Scalar? ord, int[1]? dim, keepdim, *, dtype): ATen's dispatch — a numeric ord over
+// two dims (or a 2-D input without dim) is a matrix norm, anything else the vector norm (ord None: 2)
+void linalgNormK(Stack& s) {
+  Args a(s, 5);
+  const Tensor X = a.tensor(0);
+  const bool hasDim = !a[2].isNone();
+  const IntArray dim = hasDim ? a.intList(2) : IntArray{};
+  if (hasDim)
+    KD_CHECK(dim.size() == 1 || dim.size() == 2,
+             "linalg.norm: If dim is specified, it must be of length 1 or 2. Got {}", intListStr(dim));
+  else if (!a[1].isNone())
+    KD_CHECK(X.dim() == 1 || X.dim() == 2,
+             "linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got {}D.", X.dim());
+  if (!a[1].isNone() && ((hasDim && dim.size() == 2) || (!hasDim && X.dim() == 2))) {
+    a.ret(matrixNormOrd(X, a[1].toScalar().toDouble(), hasDim ? dim : IntArray{0, 1}, a.toBool(3), a[4]));
+    return;
+  }
+  const IValue ord = a[1].isNone() ? IValue(2.0) : a[1];
+  a.ret(kVectorNorm(X, ord, hasDim ? intListIValue(dim) : IValue(), a.toBool(3), a[4]));
+}
+
+// aten::linalg_norm.ord_str(self, str ord, int[1]? dim, keepdim, *, dtype): always a matrix norm
+void linalgNormStrK(Stack& s) {
+  Args a(s, 5);
+  const Tensor X = a.tensor(0);
+  const bool hasDim = !a[2].isNone();
+  const IntArray dim = hasDim ? a.intList(2) : IntArray{};
+  if (hasDim)
+    KD_CHECK(dim.size() == 1 || dim.size() == 2,
+             "linalg.norm: If dim is specified, it must be of length 1 or 2. Got {}", intListStr(dim));
+  else
+    KD_CHECK(X.dim() == 1 || X.dim() == 2,
+             "linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got {}D.", X.dim());
+  a.ret(matrixNormStr(X, a[1].toStringRef(), hasDim ? dim : IntArray{0, 1}, a.toBool(3), a[4]));
+}
+
 void normOutK(Stack& s) {
   Args a(s, 5);
   const Tensor out = a.tensor(4);
@@ -199,6 +311,18 @@ void registerNormVariantOps(OperatorRegistry& r) {
   r.add("aten::linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? "
         "dtype=None) -> Tensor",
         linalgVectorNormK);
+  r.add("aten::linalg_norm(Tensor self, Scalar? ord=None, int[1]? dim=None, bool keepdim=False, *, ScalarType? "
+        "dtype=None) -> Tensor",
+        linalgNormK);
+  r.add("aten::linalg_norm.ord_str(Tensor self, str ord, int[1]? dim=None, bool keepdim=False, *, ScalarType? "
+        "dtype=None) -> Tensor",
+        linalgNormStrK);
+  r.add("aten::linalg_matrix_norm(Tensor self, Scalar ord, int[] dim=[-2,-1], bool keepdim=False, *, ScalarType? "
+        "dtype=None) -> Tensor",
+        linalgMatrixNormK);
+  r.add("aten::linalg_matrix_norm.str_ord(Tensor self, str ord=\"fro\", int[] dim=[-2,-1], bool keepdim=False, *, "
+        "ScalarType? dtype=None) -> Tensor",
+        linalgMatrixNormStrK);
   r.add("aten::nuclear_norm(Tensor self, bool keepdim=False) -> Tensor", nuclearNormK);
   r.add("aten::nuclear_norm.dim(Tensor self, int[2] dim, bool keepdim=False) -> Tensor", nuclearNormDimK);
   r.add("aten::frobenius_norm.out(Tensor self, int[1] dim, bool keepdim=False, *, Tensor(a!) out) -> Tensor(a!)",

@@ -256,19 +256,28 @@ void linalgMatrixNormStrK(Stack& s) {
   a.ret(matrixNormStr(a.tensor(0), a[1].toStringRef(), a.intList(2), a.toBool(3), a[4]));
 }
 
+// linalg.norm's checks (ATen's): a given dim has 1 or 2 entries; without one, an ord needs a 1-D or 2-D input.
+// The dims given, or none.
+IntArray linalgNormDims(const Tensor& X, const IValue& dimArg, bool ordGiven) {
+  if (dimArg.isNone()) {
+    if (ordGiven)
+      KD_CHECK(X.dim() == 1 || X.dim() == 2,
+               "linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got {}D.", X.dim());
+    return {};
+  }
+  IntArray dim = dimArg.toIntVector();
+  KD_CHECK(dim.size() == 1 || dim.size() == 2, "linalg.norm: If dim is specified, it must be of length 1 or 2. Got {}",
+           intListStr(dim));
+  return dim;
+}
+
 // aten::linalg_norm(self, Scalar? ord, int[1]? dim, keepdim, *, dtype): ATen's dispatch — a numeric ord over
 // two dims (or a 2-D input without dim) is a matrix norm, anything else the vector norm (ord None: 2)
 void linalgNormK(Stack& s) {
   Args a(s, 5);
   const Tensor X = a.tensor(0);
   const bool hasDim = !a[2].isNone();
-  const IntArray dim = hasDim ? a.intList(2) : IntArray{};
-  if (hasDim)
-    KD_CHECK(dim.size() == 1 || dim.size() == 2,
-             "linalg.norm: If dim is specified, it must be of length 1 or 2. Got {}", intListStr(dim));
-  else if (!a[1].isNone())
-    KD_CHECK(X.dim() == 1 || X.dim() == 2,
-             "linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got {}D.", X.dim());
+  const IntArray dim = linalgNormDims(X, a[2], !a[1].isNone());
   if (!a[1].isNone() && ((hasDim && dim.size() == 2) || (!hasDim && X.dim() == 2))) {
     a.ret(matrixNormOrd(X, a[1].toScalar().toDouble(), hasDim ? dim : IntArray{0, 1}, a.toBool(3), a[4]));
     return;
@@ -281,15 +290,8 @@ void linalgNormK(Stack& s) {
 void linalgNormStrK(Stack& s) {
   Args a(s, 5);
   const Tensor X = a.tensor(0);
-  const bool hasDim = !a[2].isNone();
-  const IntArray dim = hasDim ? a.intList(2) : IntArray{};
-  if (hasDim)
-    KD_CHECK(dim.size() == 1 || dim.size() == 2,
-             "linalg.norm: If dim is specified, it must be of length 1 or 2. Got {}", intListStr(dim));
-  else
-    KD_CHECK(X.dim() == 1 || X.dim() == 2,
-             "linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got {}D.", X.dim());
-  a.ret(matrixNormStr(X, a[1].toStringRef(), hasDim ? dim : IntArray{0, 1}, a.toBool(3), a[4]));
+  const IntArray dim = linalgNormDims(X, a[2], true);
+  a.ret(matrixNormStr(X, a[1].toStringRef(), a[2].isNone() ? IntArray{0, 1} : dim, a.toBool(3), a[4]));
 }
 
 void normOutK(Stack& s) {

@@ -276,6 +276,16 @@ void initModuleBuilderBindings(py::module_& m) {
            "globals, closure variables; None resolves only TorchScript's builtins. `defaults` ({parameter: "
            "value}) replaces the default expressions of the source. `signature` = (source, filename, first_line) of an "
            "overload declaration compiles the body under that declaration's signature, named by its def's name.")
+      .def("define_python_method",
+           [](ModuleTypeHandle& h, const std::string& source, const std::string& filename, size_t firstLine,
+              py::object rcb, py::object fn) {
+             auto resolver = std::make_shared<PythonResolver>(rcb, h.cu, h.type->name());
+             return definePythonMethod(h.cu, PythonSource{source, filename, firstLine}, h.type, resolver, std::move(fn))
+                 ->name();
+           },
+           py::arg("source"), py::arg("filename"), py::arg("first_line"), py::arg("rcb"), py::arg("fn"),
+           "Declares the @torch.jit.ignore'd method of the def in `source`: compiled code calling it calls the "
+           "Python function `fn` (with the module's ScriptModule as self), as torch.jit's PythonOp.")
       .def("add_overloads",
            [](ModuleTypeHandle& h, const std::string& name, std::vector<std::string> overloadNames) {
              for (const std::string& o : overloadNames)

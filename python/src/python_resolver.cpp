@@ -1,6 +1,8 @@
 // PythonResolver: names of compiled Python source resolved through live Python objects. See python_resolver.h.
 #include "python_resolver.h"
 
+#include "python_method.h"
+
 #include "frontend/class_inheritance.h"
 #include "script_compiler.h"
 
@@ -423,7 +425,11 @@ SugaredValuePtr PythonResolver::objectToSugared(py::handle obj, const std::strin
                        loc);
   }
   if (tag == "builtin_op") return std::make_shared<BuiltinFunction>(t[1].cast<std::string>());
-  if (tag == "ignored") return std::make_shared<IgnoredFunctionValue>(t[1].cast<std::string>());
+  if (tag == "ignored") {
+    // a Python function compiled code calls back (python_method.h), when its source was found
+    if (t.size() > 2 && !t[2].is_none()) return std::make_shared<FunctionValue>(t[2].cast<PythonFunctionHandle&>().fn);
+    return std::make_shared<IgnoredFunctionValue>(t[1].cast<std::string>());
+  }
   if (tag == "error") throw CompileError(t[1].cast<std::string>(), loc);
   if (tag == "varargs_function")
     return std::make_shared<PythonVarArgsFunctionValue>(py::reinterpret_borrow<py::object>(t[1]));

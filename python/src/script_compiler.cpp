@@ -5,7 +5,9 @@
 
 #include "frontend/class_inheritance.h"
 #include "frontend/compiler.h"
+#include "frontend/emitter/control_flow_analysis.h"
 #include "frontend/parser.h"
+#include "python_method.h"
 #include "python_resolver.h"
 #include "script_objects.h"
 #include "tensor_bridge.h"
@@ -170,6 +172,25 @@ GraphFunction* compilePythonFunction(const std::shared_ptr<CompilationUnit>& cu,
   return gf;
 }
 
+Function* definePythonMethod(const std::shared_ptr<CompilationUnit>& cu, const PythonSource& source,
+                             const std::shared_ptr<ClassType>& selfType, const std::shared_ptr<Resolver>& resolver,
+                             py::object fn) {
+  auto src = std::make_shared<Source>(source.text, source.filename, source.startingLine);
+  std::shared_ptr<SourceFile> file = parseFile(src);
+  DefStmt def = static_cast<const DefStmt&>(singleDefinition(*file, StmtKind::Def, "function definition", src));
+  if (!def.returnType && def.typeComment.empty() && emitter::containsReturn(def.body))
+    def.returnType = std::make_shared<NameExpr>(def.nameRange, "Tensor");  // never inferred from Python's body
+  def.body.clear();
+  FunctionSchema schema = schemaForDef(def, def.name, selfType, contextFor(cu, resolver));
+  // the class (or caller) holds the function by pointer: Python methods live as long as the process, as the
+  // classes do
+  static auto* owned = new std::vector<std::unique_ptr<PythonMethod>>();
+  std::string qualName = (selfType ? selfType->qualName() : std::string("__torch__")) + "." + def.name;
+  owned->push_back(std::make_unique<PythonMethod>(qualName, def.name, std::move(schema), std::move(fn), cu));
+  if (selfType) selfType->addMethod(owned->back().get());
+  return owned->back().get();
+}
+
 std::shared_ptr<const ClassDefinition> pythonClassDefinition(const std::shared_ptr<CompilationUnit>& cu,
                                                              const PythonSource& source, const std::string& qualName,
                                                              const std::shared_ptr<Resolver>& resolver) {
@@ -251,6 +272,17 @@ void initScriptCompilerBindings(py::module_& m) {
       py::arg("python_class") = py::none(),
       "Compiles the Python source of one class (TorchScript class, NamedTuple or Enum) into the Python "
       "compilation unit; returns its qualified name.");
+  py::class_<PythonFunctionHandle>(m, "_PythonFunctionHandle", "A @torch.jit.ignore'd function compiled code calls back.");
+  m.def(
+      "_define_python_function",
+      [](const std::string& text, const std::string& filename, size_t line, py::object rcb, py::object fn) {
+        auto cu = pythonCompilationUnit();
+        auto resolver = std::make_shared<PythonResolver>(rcb, cu, py::str(fn.attr("__name__")).cast<std::string>());
+        return PythonFunctionHandle{definePythonMethod(cu, PythonSource{text, filename, line}, nullptr, resolver, fn)};
+      },
+      py::arg("source"), py::arg("filename"), py::arg("line"), py::arg("rcb"), py::arg("fn"),
+      "A @torch.jit.ignore'd Python function that compiled code calls: its schema from the def's annotations, its "
+      "body the Python function `fn` (python_method.h), as torch.jit's PythonOp.");
   m.def("_has_type", [](const std::string& q) { return pythonCompilationUnit()->findType(q) != nullptr; });
 }
 

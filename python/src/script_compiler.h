@@ -70,6 +70,14 @@ GraphFunction* compilePythonFunction(const std::shared_ptr<CompilationUnit>& cu,
                                      const std::string& qualName, const std::shared_ptr<ClassType>& selfType,
                                      const std::shared_ptr<Resolver>& resolver, const CompileFunctionOptions& options);
 
+/// Declares the @torch.jit.ignore'd method `def` of `source` on `selfType` (a module class of `cu`; null: a
+/// free function, named "__torch__.<name>" and owned by the process): its
+/// schema from the def's annotations (an unannotated return is a Tensor, as torch types ignored signatures),
+/// its body the Python function `fn` (python_method.h). Throws CompileError for a bad annotation.
+Function* definePythonMethod(const std::shared_ptr<CompilationUnit>& cu, const PythonSource& source,
+                             const std::shared_ptr<ClassType>& selfType, const std::shared_ptr<Resolver>& resolver,
+                             py::object fn);
+
 /// The single `class` of `source` as the base of a TorchScript class (frontend/class_inheritance.h): its
 /// methods are compiled as methods of derived classes of `cu`, with `resolver`; the class itself is not
 /// compiled. Throws CompileError when `source` is not one class statement.

@@ -237,7 +237,10 @@ std::pair<size_t, size_t> necessaryArguments(const FunctionSchema& schema, const
 
 GraphFunction* asGraphFunction(const Function& fn) {
   auto* gf = dynamic_cast<GraphFunction*>(const_cast<Function*>(&fn));
-  if (!gf) throw Error("cannot print " + fn.qualname() + " as code: it is not a TorchScript function");
+  if (!gf)
+    throw Error("cannot print " + fn.qualname() + " as code: it is not a TorchScript function (a @torch.jit.ignore'd "
+                "Python function, which runs only in the Python process; torch.jit.save refuses a module calling one "
+                "too: \"Could not export Python function call\")");
   return gf;
 }
 

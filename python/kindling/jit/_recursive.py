@@ -206,9 +206,10 @@ def _compile_method_on_demand(qualname, name):
     if isinstance(item, staticmethod) or not inspect.isfunction(item):
         return False
     if _markers.get_modifier(item) is _markers.FunctionModifiers.IGNORE:
-        raise _C.CompileError("'%s.%s' is marked @ignore: it runs in Python, and Kindling runs compiled code "
-                              "without Python. Mark it @unused if compiled code never really calls it, or make "
-                              "it TorchScript" % (cls.__name__, name))
+        # called back in Python, as torch.jit's PythonOp (an archive cannot hold it: saving refuses)
+        src, filename, first = _sources.definition_source(item)
+        concrete.jit_type.define_python_method(src, filename, first, _sources.resolution_callback(item), item)
+        return True
     try:
         _define_method(concrete, item, name, cls)
     except _C.CompileError as e:

@@ -345,6 +345,23 @@ def _module_class(cls):
 _torch_script_function_sources = weakref.WeakKeyDictionary()  # torch ScriptFunction -> Python function
 
 
+_ignored_cache = weakref.WeakKeyDictionary()  # @ignore'd Python function -> FunctionHandle of its call-back
+
+
+def _ignored_function(fn):
+    """The function compiled code calls for the @torch.jit.ignore'd Python function `fn`: `fn` itself, called back
+    in Python (torch.jit's PythonOp), typed by its annotations; None when its source cannot be read."""
+    done = _ignored_cache.get(fn)
+    if done is None:
+        try:
+            text, filename, line = _sources.definition_source(fn)
+        except (OSError, TypeError):
+            return None
+        done = _ignored_cache[fn] = _C._define_python_function(text, filename, line, _sources.resolution_callback(fn),
+                                                               fn)
+    return done
+
+
 def _python_function_of_torch_script_function(obj):
     """A Python function for the torch ScriptFunction `obj` (`@torch.jit.script def f` in a module, called from code
     Kindling compiles), without calling torch.jit: torch keeps no reference to the function it compiled, so the
@@ -443,7 +460,7 @@ def _classify(obj):
     if inspect.isfunction(obj):
         obj = _unwrap_script_if_tracing(obj)
         if _markers.get_modifier(obj) is _markers.FunctionModifiers.IGNORE:
-            return ("ignored", obj.__name__)
+            return ("ignored", obj.__name__, _ignored_function(obj))
         if id(obj) in _in_progress:
             return ("function_name", _in_progress[id(obj)])
         decls = _markers.function_overloads(obj)

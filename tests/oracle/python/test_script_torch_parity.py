@@ -230,3 +230,62 @@ def test_compiled_submodules(tmp_path):
         model = Parent(torch.jit.script(a), torch.jit.trace(b, (x,)), kindling.jit.script(c))
         expected = a(x) * 2 + b(x) - c(x)
         script_save_and_compare(model, (x,), expected, tmp_path / "m.pt")
+
+
+class CallsIgnored(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.calls = []  # a Python attribute the ignored method uses (not scripted)
+
+    @torch.jit.ignore
+    def python_only(self, x: Tensor, k: int) -> Tensor:
+        return torch.from_numpy((x.numpy() * k).copy())  # numpy: not TorchScript
+
+    @torch.jit.ignore
+    def unannotated(self, x):
+        return x + 1
+
+    @torch.jit.ignore
+    def raises(self, x: Tensor) -> Tensor:
+        raise ValueError("no negative inputs here")
+
+    def forward(self, x: Tensor) -> Tensor:
+        if bool(x.sum() < -100):
+            return self.raises(x)
+        return self.python_only(x, 3) + self.unannotated(x)
+
+
+def test_ignored_methods_run_in_python(tmp_path):
+    """A @torch.jit.ignore'd method called from forward runs in Python, as torch.jit's PythonOp (Kindling refused
+    it); its errors surface as the call's; saving refuses, as torch.jit.save does."""
+    x = torch.tensor([1.0, -2.0])
+    model = CallsIgnored()
+    theirs = torch.jit.script(CallsIgnored())
+    with forbid_torch_jit():
+        ours = kindling.jit.script(model)
+        assert_same(ours(x), model(x))
+        assert_same(ours(x), theirs(x))
+        with pytest.raises(Exception, match="no negative inputs here"):
+            ours(torch.full([2], -1000.0))
+        with pytest.raises(Exception, match="Could not export Python function call"):
+            ours.save(str(tmp_path / "m.pt"))
+    with pytest.raises(Exception, match="Could not export Python function call"):
+        theirs.save(str(tmp_path / "t.pt"))
+
+
+@torch.jit.ignore
+def python_helper(x: Tensor, scale: float) -> Tensor:
+    return torch.from_numpy(x.numpy() * scale)
+
+
+def calls_python_helper(x: Tensor) -> Tensor:
+    return python_helper(x, 2.0) + 1
+
+
+def test_ignored_functions_run_in_python():
+    x = torch.tensor([1.0, 2.0])
+    theirs = torch.jit.script(calls_python_helper)
+    with forbid_torch_jit():
+        ours = kindling.jit.script(calls_python_helper)
+        assert_same(ours(x), calls_python_helper(x))
+    assert_same(theirs(x), calls_python_helper(x))

@@ -74,39 +74,27 @@ SugaredValuePtr VariadicFunctionValue::call(const SourceRange& loc, FunctionEmit
     binding->keywords.emplace_back(k.name, t);
     signature += k.name + ":" + t->annotationStr() + ",";
   }
-  Function* fn = nullptr;
-  if (binding->positional.empty() && binding->keywords.empty()) {
-    if (unboundError_) throw *unboundError_;
-    fn = target_.findFunction(qualName_);
-    if (!fn) {
-      if (compiling_.count(signature))
-        throw CompileError("function '" + def_.name + "' is called recursively. Recursive calls are not supported",
-                           loc);
-      compiling_.insert(signature);
-      try {
-        fn = defineFunction(target_, file_, def_, qualName_, nullptr, context(loc, nullptr));
-      } catch (...) {
-        compiling_.erase(signature);
-        throw;
-      }
-      compiling_.erase(signature);
-    }
-  } else if (auto it = specializations_.find(signature); it != specializations_.end()) {
-    fn = it->second;
-  } else {
-    if (compiling_.count(signature))
+  // defines the def as `name` for `binding` once; a binding needing itself while it is defined is recursion
+  auto define = [&](const std::string& name, std::shared_ptr<const VariadicBinding> b) {
+    if (!compiling_.insert(signature).second)
       throw CompileError("function '" + def_.name + "' is called recursively. Recursive calls are not supported", loc);
-    EmitContext c = context(loc, binding);
-    compiling_.insert(signature);
-    try {
-      fn = defineFunction(target_, file_, def_,
-                          qualName_ + "__variadic_" + std::to_string(specializations_.size() + 1), nullptr, c);
-    } catch (...) {
-      compiling_.erase(signature);
-      throw;
-    }
-    compiling_.erase(signature);
-    specializations_[signature] = fn;
+    struct Done {
+      std::set<std::string>& s;
+      const std::string& k;
+      ~Done() { s.erase(k); }
+    } done{compiling_, signature};
+    return defineFunction(target_, file_, def_, name, nullptr, context(loc, std::move(b)));
+  };
+  const bool unbound = binding->positional.empty() && binding->keywords.empty();
+  if (unbound && unboundError_) throw *unboundError_;
+  Function* fn = unbound ? target_.findFunction(qualName_) : nullptr;
+  if (unbound && !fn) fn = define(qualName_, nullptr);
+  if (!unbound) {
+    auto it = specializations_.find(signature);
+    fn = it != specializations_.end()
+             ? it->second
+             : (specializations_[signature] =
+                    define(qualName_ + "__variadic_" + std::to_string(specializations_.size() + 1), binding));
   }
   if (!fn) throw CompileError("function '" + def_.name + "' is not defined yet", loc);
   return std::make_shared<FunctionValue>(fn)->call(loc, m, args, kwargs, nBinders);

@@ -50,13 +50,13 @@ SugaredValuePtr FunctionEmitter::tryEmitPythonSum(const CallExpr& c) {
   }
   SugaredValuePtr iterable = emitSugaredExpr(c.args[0]);
   auto start = [&]() -> Value* { return startExpr ? emitExpr(startExpr) : insertConstant(IValue(int64_t(0)), loc); };
-  if (iterable->shouldUnroll() && !dynamic_cast<SimpleValue*>(iterable.get())) {
-    // a sugared tuple (module list elements, kwargs values): unrolled
+  // a sugared tuple (module list elements, kwargs values) or a tuple holding a tensor: unrolled
+  auto unrolled = [&](const std::vector<SugaredValuePtr>& elems) -> SugaredValuePtr {
     Value* acc = start();
-    for (const SugaredValuePtr& e : iterable->asTuple(loc, *this))
-      acc = emitBinOp(loc, BinOpKind::Add, acc, e->asValue(loc, *this), loc, loc);
+    for (const SugaredValuePtr& e : elems) acc = emitBinOp(loc, BinOpKind::Add, acc, e->asValue(loc, *this), loc, loc);
     return std::make_shared<SimpleValue>(acc);
-  }
+  };
+  if (iterable->shouldUnroll() && !dynamic_cast<SimpleValue*>(iterable.get())) return unrolled(iterable->asTuple(loc, *this));
   Value* v = iterable->asValue(c.args[0]->range, *this);
   const TypePtr& t = v->type();
   bool tensors = t->kind() == TypeKind::Tensor ||
@@ -65,10 +65,7 @@ SugaredValuePtr FunctionEmitter::tryEmitPythonSum(const CallExpr& c) {
     bool anyTensor = false;
     for (const TypePtr& e : t->containedTypes()) anyTensor |= e->kind() == TypeKind::Tensor;
     if (!anyTensor) return nullptr;
-    Value* acc = start();
-    for (const SugaredValuePtr& e : SimpleValue(v).asTuple(loc, *this, std::nullopt))
-      acc = emitBinOp(loc, BinOpKind::Add, acc, e->asValue(loc, *this), loc, loc);
-    return std::make_shared<SimpleValue>(acc);
+    return unrolled(SimpleValue(v).asTuple(loc, *this, std::nullopt));
   }
   if (!tensors) {
     if (!startExpr) return nullptr;
